@@ -1,0 +1,42 @@
+package io.readpast.api;
+
+import io.readpast.config.ReadpastConfig;
+import io.readpast.core.Broker;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Workers lease batches of jobs. */
+@Path("/claim")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class ClaimResource {
+
+    private final Broker broker;
+    private final ReadpastConfig config;
+
+    public ClaimResource(Broker broker, ReadpastConfig config) {
+        this.broker = broker;
+        this.config = config;
+    }
+
+    @POST
+    @Tag(name = "Workers")
+    @Operation(summary = "Lease up to 'limit' claimable jobs",
+            description = "Skips rows other claims hold; honours priority, due time, paused queues and maxWorkers. "
+                    + "Each job comes with a fresh leaseId; {\"jobs\": []} when nothing is claimable.")
+    public Responses.Claimed claim(Requests.Claim body) {
+        Requests.Claim b = Validate.body(body);
+        String workerId = Validate.text("workerId", b.workerId(), Validate.NAME_MAX, true);
+        int limit = Validate.range("limit", b.limit(), 1, 1, config.limits().claimMax());
+        Integer lease = Validate.optionalRange("leaseSeconds", b.leaseSeconds(),
+                config.limits().leaseMinSeconds(), config.limits().leaseMaxSeconds());
+        var queues = Validate.queueList("queues", b.queues());
+        return new Responses.Claimed(broker.claim(workerId, queues, limit, lease).stream()
+                .map(JobView::withLease).toList());
+    }
+}

@@ -1,0 +1,131 @@
+package io.readpast.api;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.readpast.core.BrokerException;
+import io.readpast.store.StoreException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import java.util.stream.Collectors;
+
+/**
+ * Every error leaves as RFC 9457 problem+json: 4xx for what the client can fix, 503 with
+ * Retry-After when the database is unavailable, and a bare 500 (no stack trace) otherwise.
+ */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response broker(BrokerException e, UriInfo uri) {
+        return switch (e.kind()) {
+            case INVALID -> Problem.response(400, "invalid-request", "Invalid request", e.getMessage(), path(uri));
+            case NOT_FOUND -> Problem.response(404, "not-found", "Not found", e.getMessage(), path(uri));
+            case LEASE_CONFLICT -> Problem.response(409, "lease-conflict", "Lease not held", e.getMessage(), path(uri));
+            case STATE_CONFLICT -> Problem.response(409, "state-conflict", "Conflict", e.getMessage(), path(uri));
+        };
+    }
+
+    @ServerExceptionMapper
+    public Response store(StoreException e, UriInfo uri) {
+        if (e.kind() == StoreException.Kind.UNAVAILABLE || e.kind() == StoreException.Kind.TRANSIENT) {
+            LOG.warnf("Database unavailable for %s: %s", path(uri), e.getMessage());
+            Response r = Problem.response(503, "database-unavailable", "Service unavailable",
+                    "The database is not reachable right now; retry shortly.", path(uri));
+            return Response.fromResponse(r).header("Retry-After", "2").build();
+        }
+        LOG.errorf(e, "Database error for %s", path(uri));
+        return Problem.response(500, null, "Internal Server Error", "The broker failed; see its log.", path(uri));
+    }
+
+    @ServerExceptionMapper
+    public Response json(JsonProcessingException e, UriInfo uri) {
+        return Problem.response(400, "malformed-json", "Malformed request body", describe(e), path(uri));
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, UriInfo uri) {
+        Throwable cause = e.getCause();
+        if (cause instanceof JsonProcessingException jpe) {
+            return json(jpe, uri);
+        }
+        int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
+        Response.StatusType st = Response.Status.fromStatusCode(status);
+        String title = st == null ? "HTTP " + status : st.getReasonPhrase();
+        String detail = switch (status) {
+            case 400 -> "The request body could not be read as JSON of the expected shape.";
+            case 404 -> "No such resource: " + path(uri);
+            case 405 -> "This method is not allowed on " + path(uri) + ".";
+            case 406 -> "This resource produces application/json.";
+            case 415 -> "Send the body as application/json.";
+            default -> e.getMessage();
+        };
+        Response r = Problem.response(status, null, title, detail, path(uri));
+        if (e.getResponse() != null && e.getResponse().getHeaderString("Allow") != null) {
+            r = Response.fromResponse(r).header("Allow", e.getResponse().getHeaderString("Allow")).build();
+        }
+        return r;
+    }
+
+    @ServerExceptionMapper
+    public Response other(Throwable e, UriInfo uri) {
+        LOG.errorf(e, "Unexpected failure for %s", path(uri));
+        return Problem.response(500, null, "Internal Server Error", "The broker failed; see its log.", path(uri));
+    }
+
+    private static String path(UriInfo uri) {
+        return uri == null ? null : "/" + uri.getPath().replaceFirst("^/", "");
+    }
+
+    static String describe(JsonProcessingException e) {
+        String where = "";
+        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
+            where = m.getPath().stream()
+                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                    .collect(Collectors.joining(".")).replace(".[", "[");
+        }
+        if (e instanceof UnrecognizedPropertyException u) {
+            return "Unknown field '" + u.getPropertyName() + "'" + (where.contains(".") ? " at '" + where + "'" : "") + ".";
+        }
+        if (e instanceof InvalidFormatException f) {
+            return "Field '" + where + "' has the wrong type: expected "
+                    + simpleType(f.getTargetType()) + ", got " + Validate.printable(String.valueOf(f.getValue())) + ".";
+        }
+        if (e instanceof MismatchedInputException m) {
+            return where.isEmpty()
+                    ? "The body must be a JSON object of the expected shape."
+                    : "Field '" + where + "' has the wrong type: expected " + simpleType(m.getTargetType()) + ".";
+        }
+        if (e instanceof JsonParseException) {
+            return "Malformed JSON: " + Validate.printable(String.valueOf(e.getOriginalMessage()));
+        }
+        return "The request body is not valid JSON.";
+    }
+
+    private static String simpleType(Class<?> c) {
+        if (c == null) {
+            return "another type";
+        }
+        if (c == Integer.class || c == int.class || c == Long.class || c == long.class) {
+            return "an integer";
+        }
+        if (c == Boolean.class || c == boolean.class) {
+            return "true or false";
+        }
+        if (c == String.class) {
+            return "a string";
+        }
+        if (java.util.Collection.class.isAssignableFrom(c)) {
+            return "an array";
+        }
+        return "an object";
+    }
+}

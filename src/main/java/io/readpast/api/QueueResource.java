@@ -1,0 +1,62 @@
+package io.readpast.api;
+
+import io.readpast.config.ReadpastConfig;
+import io.readpast.core.Broker;
+import io.readpast.store.QueueSettings;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import java.time.Instant;
+
+/** Queue settings: max workers, pause, defaults. */
+@Path("/queues")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class QueueResource {
+
+    private static final long DAY = 24 * 3600;
+
+    private final Broker broker;
+    private final ReadpastConfig config;
+
+    public QueueResource(Broker broker, ReadpastConfig config) {
+        this.broker = broker;
+        this.config = config;
+    }
+
+    @PUT
+    @Path("/{name}")
+    @Tag(name = "Queues")
+    @Operation(summary = "Create or replace a queue's settings",
+            description = "Absent fields take their defaults: maxWorkers null (unlimited), paused false, active true, "
+                    + "and the broker's lease, attempt and backoff defaults.")
+    public Responses.QueueView put(@PathParam("name") String name, Requests.Queue body) {
+        String queue = Validate.queueName("name", name);
+        Requests.Queue b = Validate.body(body);
+        Integer maxWorkers = Validate.optionalRange("maxWorkers", b.maxWorkers(), 0, 1_000_000);
+        Integer lease = Validate.optionalRange("leaseSeconds", b.leaseSeconds(),
+                config.limits().leaseMinSeconds(), config.limits().leaseMaxSeconds());
+        Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
+        Long base = Validate.optionalRange("backoffBaseSeconds", b.backoffBaseSeconds(), 0L, DAY);
+        Long cap = Validate.optionalRange("backoffCapSeconds", b.backoffCapSeconds(), 0L, 30 * DAY);
+        var settings = new QueueSettings(queue, maxWorkers, Boolean.TRUE.equals(b.paused()),
+                b.active() == null || b.active(), lease, maxAttempts,
+                base == null ? null : base * 1000, cap == null ? null : cap * 1000);
+        return Responses.QueueView.of(broker.putQueue(settings), Instant.now());
+    }
+
+    @GET
+    @Path("/{name}")
+    @Tag(name = "Queues")
+    @Operation(summary = "Read a queue's settings and job counts")
+    public Responses.QueueView get(@PathParam("name") String name) {
+        return Responses.QueueView.of(broker.getQueue(Validate.queueName("name", name)), Instant.now());
+    }
+}

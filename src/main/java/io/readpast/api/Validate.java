@@ -1,0 +1,124 @@
+package io.readpast.api;
+
+import io.readpast.core.BrokerException;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/** Input checks shared by the resources; each failure is a 400 that names the field. */
+final class Validate {
+
+    static final int NAME_MAX = 200;
+    private static final Pattern QUEUE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]*");
+    private static final Pattern TYPE = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._:/$-]*");
+    private static final Pattern UUID_TEXT =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+    private Validate() {
+    }
+
+    static <T> T body(T body) {
+        if (body == null) {
+            throw BrokerException.invalid("A JSON request body is required.");
+        }
+        return body;
+    }
+
+    static String queueName(String field, String value) {
+        required(field, value);
+        if (value.length() > NAME_MAX || !QUEUE.matcher(value).matches()) {
+            throw BrokerException.invalid("'" + field + "' must be 1-" + NAME_MAX
+                    + " characters of letters, digits and . _ : - (starting with a letter or digit).");
+        }
+        return value;
+    }
+
+    static String typeName(String value) {
+        required("type", value);
+        if (value.length() > NAME_MAX || !TYPE.matcher(value).matches()) {
+            throw BrokerException.invalid("'type' must be 1-" + NAME_MAX
+                    + " characters of letters, digits and . _ : / $ - (no spaces or control characters).");
+        }
+        return value;
+    }
+
+    /** Free text such as a worker id or tag: no control characters, bounded length. */
+    static String text(String field, String value, int max, boolean required) {
+        if (value == null) {
+            if (required) {
+                required(field, null);
+            }
+            return null;
+        }
+        if (value.isBlank() || value.length() > max || value.chars().anyMatch(Character::isISOControl)) {
+            throw BrokerException.invalid("'" + field + "' must be 1-" + max
+                    + " characters without control characters.");
+        }
+        return value;
+    }
+
+    static String leaseId(String value) {
+        required("leaseId", value);
+        if (!UUID_TEXT.matcher(value).matches()) {
+            throw BrokerException.invalid("'leaseId' must be the UUID the claim returned.");
+        }
+        return UUID.fromString(value).toString();
+    }
+
+    static int range(String field, Integer value, int dflt, int min, int max) {
+        int v = value == null ? dflt : value;
+        if (v < min || v > max) {
+            throw BrokerException.invalid("'" + field + "' must be between " + min + " and " + max + " (got " + v + ").");
+        }
+        return v;
+    }
+
+    static Integer optionalRange(String field, Integer value, int min, int max) {
+        return value == null ? null : range(field, value, 0, min, max);
+    }
+
+    static Long optionalRange(String field, Long value, long min, long max) {
+        if (value != null && (value < min || value > max)) {
+            throw BrokerException.invalid("'" + field + "' must be between " + min + " and " + max + " (got " + value + ").");
+        }
+        return value;
+    }
+
+    static List<String> queueList(String field, List<String> values) {
+        if (values == null) {
+            return null;
+        }
+        if (values.isEmpty() || values.size() > 100) {
+            throw BrokerException.invalid("'" + field + "' must list 1-100 queue names (omit it for every queue).");
+        }
+        for (int i = 0; i < values.size(); i++) {
+            queueName(field + "[" + i + "]", values.get(i));
+        }
+        return List.copyOf(new java.util.LinkedHashSet<>(values));
+    }
+
+    static long jobId(String raw) {
+        try {
+            long id = Long.parseLong(raw);
+            if (id > 0) {
+                return id;
+            }
+        } catch (NumberFormatException ignored) {
+            // fall through
+        }
+        throw new BrokerException(BrokerException.Kind.NOT_FOUND,
+                "No job with id '" + printable(raw) + "': job ids are positive integers.");
+    }
+
+    static String printable(String raw) {
+        String s = raw.length() > 60 ? raw.substring(0, 60) + "..." : raw;
+        return s.replaceAll("\\p{Cntrl}", "?");
+    }
+
+    private static void required(String field, String value) {
+        if (value == null || value.isEmpty()) {
+            throw BrokerException.invalid("'" + field + "' is required.");
+        }
+    }
+}

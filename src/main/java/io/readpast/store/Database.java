@@ -1,0 +1,119 @@
+package io.readpast.store;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
+import io.quarkus.arc.Arc;
+import io.quarkus.flyway.FlywayDataSource;
+import io.readpast.config.Engine;
+import io.readpast.config.ReadpastConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import org.flywaydb.core.Flyway;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Set;
+
+/**
+ * Picks the engine from the active named datasource, checks that the database answers, runs
+ * that engine's migrations and loads its statements. Any failure is a {@link StartupFailure}
+ * with one line that says what to fix.
+ */
+@ApplicationScoped
+public class Database {
+
+    private final ReadpastConfig config;
+    private volatile JdbcJobStore store;
+
+    public Database(ReadpastConfig config) {
+        this.config = config;
+    }
+
+    /** Thrown when the broker cannot start; the message is the whole story. */
+    public static final class StartupFailure extends RuntimeException {
+        public StartupFailure(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** Connects, migrates and loads statements. Idempotent. */
+    public synchronized JdbcJobStore start() {
+        if (store != null) {
+            return store;
+        }
+        String url = config.db().url().orElse("");
+        if (url.isBlank()) {
+            throw new StartupFailure("READPAST_DB_URL is not set: give a JDBC URL, "
+                    + "jdbc:postgresql://host:5432/db or jdbc:sqlserver://host:1433;databaseName=db");
+        }
+        Engine engine = Engine.fromJdbcUrl(url);
+        if (engine == null) {
+            throw new StartupFailure("READPAST_DB_URL names no supported engine: it must start with "
+                    + "jdbc:postgresql: or jdbc:sqlserver: (got '" + redact(url) + "')");
+        }
+        Set<String> active = activeDataSourceNames();
+        if (!active.equals(Set.of(engine.datasourceName()))) {
+            throw new StartupFailure("Exactly one database must be configured, the one READPAST_DB_URL names ("
+                    + engine.datasourceName() + "); active datasources: " + active);
+        }
+        AgroalDataSource ds = AgroalDataSourceUtil.dataSourceIfActive(engine.datasourceName())
+                .orElseThrow(() -> new StartupFailure("Datasource " + engine.datasourceName() + " is not active"));
+        try (Connection c = ds.getConnection()) {
+            if (!c.isValid(5)) {
+                throw new SQLException("connection is not valid");
+            }
+        } catch (SQLException e) {
+            throw new StartupFailure("Cannot reach the database at " + redact(url) + ": " + rootMessage(e));
+        }
+        try {
+            Flyway flyway = Arc.container()
+                    .select(Flyway.class, FlywayDataSource.FlywayDataSourceLiteral.of(engine.datasourceName()))
+                    .get();
+            flyway.migrate();
+        } catch (RuntimeException e) {
+            throw new StartupFailure("Database migration failed on " + redact(url) + ": " + rootMessage(e));
+        }
+        StatementCatalog catalog;
+        try {
+            catalog = StatementCatalog.load(engine);
+        } catch (IllegalStateException e) {
+            throw new StartupFailure(e.getMessage());
+        }
+        Dialect dialect = engine == Engine.SQLSERVER ? new SqlServerDialect() : new PostgresDialect();
+        store = new JdbcJobStore(ds, dialect, catalog);
+        return store;
+    }
+
+    /** Names of the named datasources (one per engine) that have a JDBC URL and so are active. */
+    public static Set<String> activeDataSourceNames() {
+        Set<String> names = new java.util.TreeSet<>();
+        for (Engine e : Engine.values()) {
+            var handle = AgroalDataSourceUtil.dataSourceInstance(e.datasourceName()).getHandle();
+            if (handle.getBean() != null && handle.getBean().isActive()) {
+                names.add(e.datasourceName());
+            }
+        }
+        return names;
+    }
+
+    @Produces
+    @Singleton
+    JobStore jobStore() {
+        return start();
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage();
+        return (m == null ? root.getClass().getSimpleName() : m).replaceAll("\\s+", " ").strip();
+    }
+
+    /** Drops anything that looks like a password from a JDBC URL before it is logged. */
+    static String redact(String url) {
+        return url.replaceAll("(?i)(password=)[^;&]*", "$1***");
+    }
+}

@@ -1,0 +1,377 @@
+package io.readpast.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jboss.logging.Logger;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The one {@link JobStore} implementation: runs the engine's named statements through JDBC.
+ * What differs per engine is the SQL text (resource files) and the small {@link Dialect}.
+ * Each operation is one short transaction, retried with jittered backoff when the database
+ * picks it as a deadlock victim or fails it for serialization.
+ */
+public final class JdbcJobStore implements JobStore {
+
+    private static final Logger LOG = Logger.getLogger(JdbcJobStore.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_TRIES = 5;
+
+    private final DataSource dataSource;
+    private final Dialect dialect;
+    private final StatementCatalog catalog;
+
+    public JdbcJobStore(DataSource dataSource, Dialect dialect, StatementCatalog catalog) {
+        this.dataSource = dataSource;
+        this.dialect = dialect;
+        this.catalog = catalog;
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    @Override
+    public JobRow jobInsert(NewJob job) {
+        Params p = Params.of()
+                .str("queue", job.queue())
+                .str("type", job.type())
+                .str("payload", job.payload())
+                .str("tags", job.tags())
+                .str("idempotency_key", job.idempotencyKey())
+                .integer("priority", job.priority())
+                .integer("max_attempts", job.maxAttempts())
+                .integer("default_max_attempts", job.defaultMaxAttempts())
+                .time("run_at", job.runAt())
+                .lng("delay_ms", job.delayMs())
+                .str("created_by", job.createdBy());
+        return tx(c -> single(queryJobs(c, Stmt.JOB_INSERT, p))
+                .orElseThrow(() -> new IllegalStateException("insert returned no row")));
+    }
+
+    @Override
+    public Optional<JobRow> jobGet(long id) {
+        return tx(c -> single(queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id))));
+    }
+
+    @Override
+    public List<JobRow> jobClaim(String workerId, List<String> queues, int limit, int leaseSeconds) {
+        String queuesJson = queues == null ? null : json(queues);
+        return tx(c -> {
+            // Serialise claims on capped queues only: lock their rows first, in a statement of
+            // its own, so that the claim's snapshot (PostgreSQL) sees every lease committed
+            // before the lock was granted.
+            List<String> locked = query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson),
+                    (rs, cols) -> rs.getString(cols.get("name")));
+            Params p = Params.of()
+                    .str("worker_id", workerId)
+                    .str("queues", queuesJson)
+                    .str("locked_queues", json(locked))
+                    .integer("limit", limit)
+                    .integer("lease_seconds", leaseSeconds);
+            return queryJobs(c, Stmt.JOB_CLAIM, p);
+        });
+    }
+
+    @Override
+    public Optional<JobRow> jobHeartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {
+        Params p = Params.of().lng("id", id).str("lease_id", leaseId)
+                .integer("lease_seconds", leaseSeconds).str("progress", progress);
+        return tx(c -> single(queryJobs(c, Stmt.JOB_HEARTBEAT, p)));
+    }
+
+    @Override
+    public Optional<JobRow> jobComplete(long id, String leaseId, String result) {
+        Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("result", result);
+        return tx(c -> single(queryJobs(c, Stmt.JOB_COMPLETE, p)));
+    }
+
+    @Override
+    public Optional<JobRow> jobRetry(long id, String leaseId, long delayMs, String error, boolean expiredOnly) {
+        Params p = Params.of().lng("id", id).str("lease_id", leaseId).lng("delay_ms", delayMs)
+                .str("error", error).bool("expired_only", expiredOnly);
+        return tx(c -> single(queryJobs(c, Stmt.JOB_RETRY, p)));
+    }
+
+    @Override
+    public Optional<JobRow> jobKill(long id, String leaseId, String error, boolean expiredOnly) {
+        Params p = Params.of().lng("id", id).str("lease_id", leaseId)
+                .str("error", error).bool("expired_only", expiredOnly);
+        return tx(c -> single(queryJobs(c, Stmt.JOB_KILL, p)));
+    }
+
+    @Override
+    public Optional<JobRow> jobRelease(long id, String leaseId) {
+        Params p = Params.of().lng("id", id).str("lease_id", leaseId);
+        return tx(c -> single(queryJobs(c, Stmt.JOB_RELEASE, p)));
+    }
+
+    @Override
+    public List<JobRow> jobListExpired(int limit) {
+        return tx(c -> queryJobs(c, Stmt.JOB_LIST_EXPIRED, Params.of().integer("limit", limit)));
+    }
+
+    @Override
+    public QueueRow queueUpsert(QueueSettings s) {
+        Params p = Params.of()
+                .str("name", s.name())
+                .integer("max_workers", s.maxWorkers())
+                .bool("paused", s.paused())
+                .bool("active", s.active())
+                .integer("lease_seconds", s.leaseSeconds())
+                .integer("max_attempts", s.maxAttempts())
+                .lng("backoff_base_ms", s.backoffBaseMs())
+                .lng("backoff_cap_ms", s.backoffCapMs());
+        tx(c -> query(c, Stmt.QUEUE_UPSERT, p, (rs, cols) -> Boolean.TRUE));
+        return queueGet(s.name()).orElseThrow(() -> new IllegalStateException("queue row missing after upsert"));
+    }
+
+    @Override
+    public Optional<QueueRow> queueGet(String name) {
+        return tx(c -> single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue)));
+    }
+
+    // ---- plumbing --------------------------------------------------------------------------
+
+    /** Work done inside one transaction. */
+    @FunctionalInterface
+    interface SqlWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /** Maps the current row of a result set, given its column indexes by lower-case label. */
+    @FunctionalInterface
+    interface RowMapper<T> {
+        T map(ResultSet rs, Map<String, Integer> columns) throws SQLException;
+    }
+
+    <T> T tx(SqlWork<T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = dataSource.getConnection()) {
+                c.setAutoCommit(false);
+                try {
+                    T result = work.run(c);
+                    c.commit();
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    rollbackQuietly(c);
+                    throw e;
+                }
+            } catch (SQLException e) {
+                StoreException.Kind kind = dialect.classify(e);
+                if (kind == StoreException.Kind.TRANSIENT && attempt < MAX_TRIES) {
+                    sleepBackoff(attempt);
+                    continue;
+                }
+                if (kind == StoreException.Kind.TRANSIENT) {
+                    LOG.warnf("Giving up after %d transient failures: %s", attempt, e.getMessage());
+                }
+                throw new StoreException(kind, e.getMessage(), e);
+            }
+        }
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // the connection is broken; the pool will discard it
+        }
+    }
+
+    private static void sleepBackoff(int attempt) {
+        long cap = Math.min(200, 10L << attempt);
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, cap + 1));
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new StoreException(StoreException.Kind.UNAVAILABLE, "interrupted", ie);
+        }
+    }
+
+    private List<JobRow> queryJobs(Connection c, Stmt stmt, Params params) throws SQLException {
+        return query(c, stmt, params, this::mapJob);
+    }
+
+    /**
+     * Runs a statement and maps its first result set. With SQL Server batches, further results
+     * are stepped through too, because errors can surface only there.
+     */
+    <T> List<T> query(Connection c, Stmt stmt, Params params, RowMapper<T> mapper) throws SQLException {
+        SqlStatement s = catalog.get(stmt);
+        try (PreparedStatement ps = c.prepareStatement(s.jdbcSql())) {
+            bind(ps, s, params);
+            List<T> out = new ArrayList<>();
+            boolean haveResultSet = ps.execute();
+            boolean read = false;
+            while (true) {
+                if (haveResultSet) {
+                    try (ResultSet rs = ps.getResultSet()) {
+                        if (!read) {
+                            Map<String, Integer> cols = columns(rs.getMetaData());
+                            while (rs.next()) {
+                                out.add(mapper.map(rs, cols));
+                            }
+                            read = true;
+                        }
+                    }
+                } else if (ps.getUpdateCount() == -1) {
+                    break;
+                }
+                haveResultSet = ps.getMoreResults();
+            }
+            return out;
+        }
+    }
+
+    private void bind(PreparedStatement ps, SqlStatement s, Params params) throws SQLException {
+        List<String> order = s.parameterOrder();
+        for (int i = 0; i < order.size(); i++) {
+            String name = order.get(i);
+            Params.Value v = params.get(name);
+            if (v == null) {
+                throw new IllegalArgumentException("Statement " + s.name() + " needs parameter '" + name + "'");
+            }
+            int index = i + 1;
+            Object value = v.value();
+            if (v.sqlType() == Params.INSTANT) {
+                dialect.bindInstant(ps, index, (Instant) value);
+            } else if (value == null) {
+                ps.setNull(index, v.sqlType() == Types.NVARCHAR ? dialect.nullStringType() : v.sqlType());
+            } else if (value instanceof String str) {
+                ps.setString(index, str);
+            } else if (value instanceof Integer n) {
+                ps.setInt(index, n);
+            } else if (value instanceof Long n) {
+                ps.setLong(index, n);
+            } else if (value instanceof Boolean b) {
+                ps.setBoolean(index, b);
+            } else {
+                throw new IllegalArgumentException("Unsupported parameter type " + value.getClass());
+            }
+        }
+    }
+
+    private static Map<String, Integer> columns(ResultSetMetaData md) throws SQLException {
+        Map<String, Integer> cols = new HashMap<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            cols.putIfAbsent(md.getColumnLabel(i).toLowerCase(Locale.ROOT), i);
+        }
+        return cols;
+    }
+
+    private JobRow mapJob(ResultSet rs, Map<String, Integer> cols) throws SQLException {
+        String leaseId = str(rs, cols, "lease_id");
+        return new JobRow(
+                rs.getLong(cols.get("id")),
+                str(rs, cols, "queue"),
+                str(rs, cols, "type"),
+                str(rs, cols, "payload"),
+                str(rs, cols, "tags"),
+                str(rs, cols, "idempotency_key"),
+                intOr(rs, cols, "priority", 0),
+                intOr(rs, cols, "status", 0),
+                intOr(rs, cols, "attempt", 0),
+                intOr(rs, cols, "max_attempts", 0),
+                instant(rs, cols, "due_at"),
+                str(rs, cols, "worker_id"),
+                leaseId == null ? null : leaseId.toLowerCase(Locale.ROOT),
+                integer(rs, cols, "lease_seconds"),
+                instant(rs, cols, "lease_expires_at"),
+                instant(rs, cols, "heartbeat_at"),
+                str(rs, cols, "progress"),
+                cols.containsKey("cancel_requested") && rs.getBoolean(cols.get("cancel_requested")),
+                str(rs, cols, "last_error"),
+                str(rs, cols, "result"),
+                str(rs, cols, "created_by"),
+                str(rs, cols, "modified_by"),
+                instant(rs, cols, "created_at"),
+                instant(rs, cols, "started_at"),
+                instant(rs, cols, "updated_at"),
+                instant(rs, cols, "finished_at"));
+    }
+
+    private QueueRow mapQueue(ResultSet rs, Map<String, Integer> cols) throws SQLException {
+        QueueRow.Counts counts = cols.containsKey("pending_count")
+                ? new QueueRow.Counts(
+                        rs.getLong(cols.get("pending_count")),
+                        rs.getLong(cols.get("scheduled_count")),
+                        rs.getLong(cols.get("leased_count")),
+                        rs.getLong(cols.get("processing_count")),
+                        rs.getLong(cols.get("dead_count")),
+                        instant(rs, cols, "oldest_due_at"))
+                : null;
+        return new QueueRow(
+                str(rs, cols, "name"),
+                integer(rs, cols, "max_workers"),
+                rs.getBoolean(cols.get("paused")),
+                rs.getBoolean(cols.get("active")),
+                integer(rs, cols, "lease_seconds"),
+                integer(rs, cols, "max_attempts"),
+                lng(rs, cols, "backoff_base_ms"),
+                lng(rs, cols, "backoff_cap_ms"),
+                instant(rs, cols, "created_at"),
+                instant(rs, cols, "updated_at"),
+                counts);
+    }
+
+    private static String str(ResultSet rs, Map<String, Integer> cols, String name) throws SQLException {
+        Integer i = cols.get(name);
+        return i == null ? null : rs.getString(i);
+    }
+
+    private static int intOr(ResultSet rs, Map<String, Integer> cols, String name, int dflt) throws SQLException {
+        Integer v = integer(rs, cols, name);
+        return v == null ? dflt : v;
+    }
+
+    private static Integer integer(ResultSet rs, Map<String, Integer> cols, String name) throws SQLException {
+        Integer i = cols.get(name);
+        if (i == null) {
+            return null;
+        }
+        int v = rs.getInt(i);
+        return rs.wasNull() ? null : v;
+    }
+
+    private static Long lng(ResultSet rs, Map<String, Integer> cols, String name) throws SQLException {
+        Integer i = cols.get(name);
+        if (i == null) {
+            return null;
+        }
+        long v = rs.getLong(i);
+        return rs.wasNull() ? null : v;
+    }
+
+    private Instant instant(ResultSet rs, Map<String, Integer> cols, String name) throws SQLException {
+        Integer i = cols.get(name);
+        return i == null ? null : dialect.readInstant(rs, i);
+    }
+
+    private static <T> Optional<T> single(List<T> rows) {
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    private static String json(List<String> values) {
+        try {
+            return JSON.writeValueAsString(values);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.readpast.store;
+
+import java.time.Instant;
+
+/** A job as stored, in whichever table it lives. JSON columns are kept as JSON text. */
+public record JobRow(
+        long id,
+        String queue,
+        String type,
+        String payload,
+        String tags,
+        String idempotencyKey,
+        int priority,
+        int status,
+        int attempt,
+        int maxAttempts,
+        Instant dueAt,
+        String workerId,
+        String leaseId,
+        Integer leaseSeconds,
+        Instant leaseExpiresAt,
+        Instant heartbeatAt,
+        String progress,
+        boolean cancelRequested,
+        String lastError,
+        String result,
+        String createdBy,
+        String modifiedBy,
+        Instant createdAt,
+        Instant startedAt,
+        Instant updatedAt,
+        Instant finishedAt) {
+}

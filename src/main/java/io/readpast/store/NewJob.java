@@ -1,0 +1,18 @@
+package io.readpast.store;
+
+import java.time.Instant;
+
+/** What the store needs to insert one job. {@code runAt} null means now plus {@code delayMs}. */
+public record NewJob(
+        String queue,
+        String type,
+        String payload,
+        String tags,
+        String idempotencyKey,
+        int priority,
+        Integer maxAttempts,
+        int defaultMaxAttempts,
+        Instant runAt,
+        long delayMs,
+        String createdBy) {
+}

@@ -1,0 +1,52 @@
+-- Inserts one job. The queue row is created on first use (with no settings: defaults apply),
+-- because claims are driven from the queue table. No MERGE: an unlocked existence check
+-- first (the common case takes no lock on the queue row), then an INSERT guarded by
+-- NOT EXISTS under UPDLOCK, HOLDLOCK so that two first enqueues cannot both insert it.
+-- Due time: @run_at when given, else now plus @delay_ms (bigint, split into seconds and
+-- milliseconds because DATEADD takes an int). The new id goes OUTPUT ... INTO a table
+-- variable and the full row is read back as the one result set.
+SET NOCOUNT ON;
+SET XACT_ABORT ON;
+
+DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
+
+IF NOT EXISTS (SELECT 1 FROM readpast_queue AS eq WHERE eq.name = @queue)
+BEGIN
+    INSERT INTO readpast_queue (name)
+    SELECT @queue
+    WHERE NOT EXISTS (
+        SELECT 1
+        FROM readpast_queue AS lq WITH (UPDLOCK, HOLDLOCK)
+        WHERE lq.name = @queue
+    );
+END;
+
+INSERT INTO readpast_job (
+    queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
+    created_by, modified_by
+)
+OUTPUT inserted.id INTO @new_job (id)
+SELECT
+    @queue,
+    @type,
+    @payload,
+    @tags,
+    @idempotency_key,
+    @priority,
+    COALESCE(@max_attempts, q.max_attempts, @default_max_attempts),
+    COALESCE(
+        @run_at,
+        DATEADD(
+            SECOND,
+            CAST(@delay_ms / 1000 AS int),
+            DATEADD(MILLISECOND, CAST(@delay_ms % 1000 AS int), SYSUTCDATETIME())
+        )
+    ),
+    @created_by,
+    @created_by
+FROM (SELECT 1 AS one) AS o
+LEFT JOIN readpast_queue AS q ON q.name = @queue;
+
+SELECT j.*
+FROM readpast_job AS j
+INNER JOIN @new_job AS i ON j.id = i.id;

@@ -1,0 +1,26 @@
+-- The holder gives the job back unworked (shutting down): PENDING again, the attempt the
+-- claim counted is given back, and the job keeps its place in line (due_at unchanged).
+-- Guarded by id, lease id and status: no row means the lease was lost.
+SET NOCOUNT ON;
+SET XACT_ABORT ON;
+
+DECLARE @updated TABLE (id bigint NOT NULL PRIMARY KEY);
+
+UPDATE readpast_job
+SET
+    status = 0,
+    attempt = CASE WHEN attempt > 0 THEN attempt - 1 ELSE 0 END,
+    worker_id = NULL,
+    lease_id = NULL,
+    lease_seconds = NULL,
+    lease_expires_at = NULL,
+    heartbeat_at = NULL,
+    updated_at = SYSUTCDATETIME()
+OUTPUT inserted.id INTO @updated (id)
+WHERE id = @id
+    AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
+    AND status IN (1, 2);
+
+SELECT j.*
+FROM readpast_job AS j
+INNER JOIN @updated AS u ON j.id = u.id;

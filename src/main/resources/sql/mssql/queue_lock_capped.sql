@@ -1,0 +1,45 @@
+-- First statement of a claim transaction: lock the rows of the capped queues in scope that
+-- have due work, in name order. Claims on the same capped queue queue up here (and only
+-- here): UPDLOCK takes update locks that are held to the end of the transaction, so the
+-- claim statement that follows (which counts leased jobs WITH (READCOMMITTEDLOCK)) sees
+-- every claim committed before this lock was granted. Uncapped queues take no lock.
+-- Two steps, so that only queues with due work are locked, and in name order (no lock
+-- order deadlocks between claimers): first find them without locking (the pending-job
+-- probe skips rows other claimers hold: a queue whose due jobs are all being taken is not
+-- worth waiting for), then seek and lock exactly those rows. The filtered index
+-- ix_readpast_queue_capped is named so that every claimer locks the same index keys
+-- whatever plan is chosen; READCOMMITTEDLOCK keeps real locks under RCSI. Paused and
+-- active are checked again under the lock. Returns the names of the locked queues.
+SET NOCOUNT ON;
+SET XACT_ABORT ON;
+SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
+
+DECLARE @due TABLE (name nvarchar(200) COLLATE DATABASE_DEFAULT NOT NULL PRIMARY KEY);
+
+INSERT INTO @due (name)
+SELECT q.name
+FROM readpast_queue AS q WITH (READCOMMITTEDLOCK)
+WHERE q.max_workers IS NOT NULL
+    AND q.paused = 0
+    AND q.active = 1
+    AND (
+        @queues IS NULL
+        OR q.name IN (SELECT CAST(f.value AS nvarchar(400)) FROM OPENJSON(@queues) AS f)
+    )
+    AND EXISTS (
+        SELECT 1
+        FROM readpast_job AS j WITH (READPAST, READCOMMITTEDLOCK)
+        WHERE j.queue = q.name
+            AND j.status = 0
+            AND j.due_at <= SYSUTCDATETIME()
+    );
+
+SELECT q.name
+FROM readpast_queue AS q WITH (
+    UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, FORCESEEK, INDEX(ix_readpast_queue_capped)
+)
+WHERE q.max_workers IS NOT NULL
+    AND q.paused = 0
+    AND q.active = 1
+    AND q.name IN (SELECT d.name FROM @due AS d)
+ORDER BY q.name;

@@ -1,0 +1,33 @@
+-- PUT /queues/NAME: create or replace the settings of the queue. No MERGE: UPDATE under
+-- UPDLOCK, SERIALIZABLE (which also locks the key range when the row is missing, so two
+-- first PUTs cannot both insert), and INSERT when no row was updated. Returns the name.
+SET NOCOUNT ON;
+SET XACT_ABORT ON;
+
+UPDATE readpast_queue WITH (UPDLOCK, SERIALIZABLE)
+SET
+    max_workers = @max_workers,
+    paused = @paused,
+    active = @active,
+    lease_seconds = @lease_seconds,
+    max_attempts = @max_attempts,
+    backoff_base_ms = @backoff_base_ms,
+    backoff_cap_ms = @backoff_cap_ms,
+    updated_at = SYSUTCDATETIME()
+WHERE name = @name;
+
+IF @@ROWCOUNT = 0
+BEGIN
+    INSERT INTO readpast_queue (
+        name, max_workers, paused, active, lease_seconds, max_attempts, backoff_base_ms,
+        backoff_cap_ms, updated_at
+    )
+    VALUES (
+        @name, @max_workers, @paused, @active, @lease_seconds,
+        @max_attempts, @backoff_base_ms, @backoff_cap_ms, SYSUTCDATETIME()
+    );
+END;
+
+SELECT q.name
+FROM readpast_queue AS q
+WHERE q.name = @name;

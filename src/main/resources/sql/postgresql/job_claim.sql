@@ -1,0 +1,47 @@
+-- The claim: one statement. For each eligible queue (not paused, active, in the filter;
+-- capped queues only when the previous statement locked them), take due pending rows in
+-- claim order with FOR UPDATE SKIP LOCKED, at most the queue's free slots; then the best
+-- :limit rows overall, ordered by priority then due time, become LEASED with a fresh lease.
+WITH eligible AS (
+    SELECT
+        q.name,
+        CASE
+            WHEN q.max_workers IS NULL THEN CAST(:limit AS integer)
+            ELSE GREATEST(q.max_workers - (
+                SELECT count(*) FROM readpast_job AS a
+                WHERE a.queue = q.name AND a.status IN (1, 2)), 0)
+        END AS room
+    FROM readpast_queue AS q
+    WHERE NOT q.paused
+      AND q.active
+      AND (q.max_workers IS NULL
+           OR q.name IN (SELECT jsonb_array_elements_text(CAST(:locked_queues AS jsonb))))
+      AND (CAST(:queues AS jsonb) IS NULL
+           OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
+),
+picked AS (
+    SELECT c.id
+    FROM eligible AS e
+    CROSS JOIN LATERAL (
+        SELECT j.id, j.priority, j.due_at
+        FROM readpast_job AS j
+        WHERE j.queue = e.name AND j.status = 0 AND j.due_at <= now()
+        ORDER BY j.priority DESC, j.due_at, j.id
+        LIMIT e.room
+        FOR UPDATE SKIP LOCKED
+    ) AS c
+    ORDER BY c.priority DESC, c.due_at, c.id
+    LIMIT :limit
+)
+UPDATE readpast_job AS j
+SET status = 1,
+    attempt = j.attempt + 1,
+    worker_id = :worker_id,
+    lease_id = gen_random_uuid(),
+    lease_seconds = :lease_seconds,
+    lease_expires_at = now() + CAST(:lease_seconds AS integer) * interval '1 second',
+    heartbeat_at = NULL,
+    updated_at = now()
+FROM picked AS p
+WHERE j.id = p.id
+RETURNING j.*

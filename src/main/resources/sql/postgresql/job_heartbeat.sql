@@ -1,0 +1,14 @@
+-- Extends the lease of the holder. The first heartbeat moves LEASED to PROCESSING.
+-- Touches no indexed column after that first one, so it stays a HOT update.
+UPDATE readpast_job
+SET status = 2,
+    started_at = COALESCE(started_at, now()),
+    heartbeat_at = now(),
+    lease_seconds = COALESCE(CAST(:lease_seconds AS integer), lease_seconds),
+    lease_expires_at = now() + COALESCE(CAST(:lease_seconds AS integer), lease_seconds) * interval '1 second',
+    progress = COALESCE(:progress, progress),
+    updated_at = now()
+WHERE id = :id
+  AND lease_id = CAST(:lease_id AS uuid)
+  AND status IN (1, 2)
+RETURNING *

@@ -1,0 +1,18 @@
+-- Inserts one job. The queue row is created on first use (with no settings: defaults apply),
+-- because claims are driven from the queue table.
+WITH new_queue AS (
+    INSERT INTO readpast_queue (name) VALUES (:queue)
+    ON CONFLICT (name) DO NOTHING
+)
+INSERT INTO readpast_job (
+    queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
+    created_by, modified_by
+)
+SELECT
+    :queue, :type, :payload, :tags, :idempotency_key, :priority,
+    COALESCE(CAST(:max_attempts AS integer), q.max_attempts, CAST(:default_max_attempts AS integer)),
+    COALESCE(CAST(:run_at AS timestamptz), now() + CAST(:delay_ms AS bigint) * interval '1 millisecond'),
+    :created_by, :created_by
+FROM (SELECT 1) AS one
+LEFT JOIN readpast_queue AS q ON q.name = :queue
+RETURNING *

@@ -1,0 +1,19 @@
+-- Retries used up or a fatal error: the job moves to the dead-letter table as DEAD.
+WITH moved AS (
+    DELETE FROM readpast_job
+    WHERE id = :id
+      AND lease_id = CAST(:lease_id AS uuid)
+      AND status IN (1, 2)
+      AND (NOT CAST(:expired_only AS boolean) OR lease_expires_at <= now())
+    RETURNING *
+)
+INSERT INTO readpast_job_dead (
+    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
+    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
+    started_at, updated_at, finished_at
+)
+SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, max_attempts,
+       due_at, worker_id, progress, :error, NULL, created_by, modified_by, created_at,
+       started_at, now(), now()
+FROM moved
+RETURNING *

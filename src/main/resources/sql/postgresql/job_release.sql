@@ -1,0 +1,15 @@
+-- The holder gives the job back unworked (shutting down): PENDING again, the attempt the
+-- claim counted is given back, and the job keeps its place in line.
+UPDATE readpast_job
+SET status = 0,
+    attempt = GREATEST(attempt - 1, 0),
+    worker_id = NULL,
+    lease_id = NULL,
+    lease_seconds = NULL,
+    lease_expires_at = NULL,
+    heartbeat_at = NULL,
+    updated_at = now()
+WHERE id = :id
+  AND lease_id = CAST(:lease_id AS uuid)
+  AND status IN (1, 2)
+RETURNING *

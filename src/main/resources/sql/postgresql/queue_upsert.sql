@@ -1,0 +1,19 @@
+-- PUT /queues/{name}: create or replace the queue's settings.
+INSERT INTO readpast_queue (
+    name, max_workers, paused, active, lease_seconds, max_attempts, backoff_base_ms,
+    backoff_cap_ms, updated_at
+)
+VALUES (
+    :name, CAST(:max_workers AS integer), :paused, :active, CAST(:lease_seconds AS integer),
+    CAST(:max_attempts AS integer), CAST(:backoff_base_ms AS bigint), CAST(:backoff_cap_ms AS bigint), now()
+)
+ON CONFLICT (name) DO UPDATE
+SET max_workers = EXCLUDED.max_workers,
+    paused = EXCLUDED.paused,
+    active = EXCLUDED.active,
+    lease_seconds = EXCLUDED.lease_seconds,
+    max_attempts = EXCLUDED.max_attempts,
+    backoff_base_ms = EXCLUDED.backoff_base_ms,
+    backoff_cap_ms = EXCLUDED.backoff_cap_ms,
+    updated_at = now()
+RETURNING name

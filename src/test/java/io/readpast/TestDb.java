@@ -1,0 +1,55 @@
+package io.readpast;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
+import io.readpast.config.Engine;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** Direct access to the test database, for set-up and for checks the API cannot make. */
+public final class TestDb {
+
+    private TestDb() {
+    }
+
+    public static AgroalDataSource dataSource() {
+        String name = io.readpast.store.Database.activeDataSourceNames().iterator().next();
+        return AgroalDataSourceUtil.dataSourceIfActive(name).orElseThrow();
+    }
+
+    public static Engine engine() {
+        String name = io.readpast.store.Database.activeDataSourceNames().iterator().next();
+        return "mssql".equals(name) ? Engine.SQLSERVER : Engine.POSTGRESQL;
+    }
+
+    /** Empties every Readpast table, so each test starts from nothing. */
+    public static void clean() {
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            for (String t : new String[] {"readpast_job", "readpast_job_archive", "readpast_job_dead", "readpast_queue"}) {
+                s.executeUpdate("DELETE FROM " + t);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static long count(String sql, Object... args) {
+        try (Connection c = dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            c.setAutoCommit(true);
+            for (int i = 0; i < args.length; i++) {
+                ps.setObject(i + 1, args[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -5,7 +5,8 @@ SET XACT_ABORT ON;
 
 SELECT
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, lease_seconds, lease_expires_at, heartbeat_at, progress, cancel_requested,
+    due_at, worker_id, lease_id, lease_seconds, lease_expires_at, heartbeat_at, progress,
+    cancel_requested,
     last_error, CAST(NULL AS nvarchar(max)) AS result, created_by, modified_by, created_at,
     started_at, updated_at, CAST(NULL AS datetime2(6)) AS finished_at
 FROM readpast_job
@@ -13,14 +14,14 @@ WHERE id = @id
 UNION ALL
 SELECT
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
+    due_at, worker_id, NULL, NULL, NULL, NULL, progress, CAST(0 AS bit),
     last_error, result, created_by, modified_by, created_at, started_at, updated_at, finished_at
 FROM readpast_job_archive
 WHERE id = @id
 UNION ALL
 SELECT
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
+    due_at, worker_id, NULL, NULL, NULL, NULL, progress, CAST(0 AS bit),
     last_error, result, created_by, modified_by, created_at, started_at, updated_at, finished_at
 FROM readpast_job_dead
 WHERE id = @id;

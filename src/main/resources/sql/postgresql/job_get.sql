@@ -1,16 +1,16 @@
 -- A job wherever it lives.
 SELECT id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-       due_at, worker_id, lease_seconds, lease_expires_at, heartbeat_at, progress, cancel_requested,
+       due_at, worker_id, lease_id, lease_seconds, lease_expires_at, heartbeat_at, progress, cancel_requested,
        last_error, CAST(NULL AS text) AS result, created_by, modified_by, created_at, started_at,
        updated_at, CAST(NULL AS timestamptz) AS finished_at
 FROM readpast_job WHERE id = :id
 UNION ALL
 SELECT id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-       due_at, worker_id, NULL, NULL, NULL, progress, false,
+       due_at, worker_id, NULL, NULL, NULL, NULL, progress, false,
        last_error, result, created_by, modified_by, created_at, started_at, updated_at, finished_at
 FROM readpast_job_archive WHERE id = :id
 UNION ALL
 SELECT id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-       due_at, worker_id, NULL, NULL, NULL, progress, false,
+       due_at, worker_id, NULL, NULL, NULL, NULL, progress, false,
        last_error, result, created_by, modified_by, created_at, started_at, updated_at, finished_at
 FROM readpast_job_dead WHERE id = :id

@@ -112,7 +112,11 @@ final class Validate {
     }
 
     static String printable(String raw) {
-        String s = raw.length() > 60 ? raw.substring(0, 60) + "..." : raw;
+        return printable(raw, 60);
+    }
+
+    static String printable(String raw, int max) {
+        String s = raw.length() > max ? raw.substring(0, max) + "..." : raw;
         return s.replaceAll("\\p{Cntrl}", "?");
     }
 

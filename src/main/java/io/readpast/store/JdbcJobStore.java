@@ -31,6 +31,11 @@ public final class JdbcJobStore implements JobStore {
     private static final Logger LOG = Logger.getLogger(JdbcJobStore.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_TRIES = 5;
+    /** Claim order: priority (higher first), then due time, then id. */
+    private static final java.util.Comparator<JobRow> CLAIM_ORDER = java.util.Comparator
+            .comparingInt(JobRow::priority).reversed()
+            .thenComparing(JobRow::dueAt)
+            .thenComparingLong(JobRow::id);
 
     private final DataSource dataSource;
     private final Dialect dialect;
@@ -84,7 +89,9 @@ public final class JdbcJobStore implements JobStore {
                     .str("locked_queues", json(locked))
                     .integer("limit", limit)
                     .integer("lease_seconds", leaseSeconds);
-            return queryJobs(c, Stmt.JOB_CLAIM, p);
+            List<JobRow> claimed = new ArrayList<>(queryJobs(c, Stmt.JOB_CLAIM, p));
+            claimed.sort(CLAIM_ORDER);
+            return claimed;
         });
     }
 

@@ -3,8 +3,10 @@
 -- claim order, skipping rows other claimers hold (UPDLOCK, READPAST, ROWLOCK,
 -- READCOMMITTEDLOCK, FORCESEEK on the filtered claim index), at most the free slots of the
 -- queue; then the best @limit rows overall, ordered by priority then due time, become
--- LEASED with a fresh lease. @queues NULL means every queue; @locked_queues is a JSON
--- array (possibly empty) of the capped queues the previous statement locked.
+-- LEASED with a fresh lease: @lease_seconds when given, else the lease length of the queue,
+-- else @default_lease_seconds (the broker default). @queues NULL means every queue;
+-- @locked_queues is a JSON array (possibly empty) of the capped queues the previous
+-- statement locked.
 -- The claimed ids go OUTPUT ... INTO a table variable (never a bare OUTPUT), and the rows
 -- are read back in claim order as the one result set of the batch.
 SET NOCOUNT ON;
@@ -16,6 +18,7 @@ DECLARE @claimed TABLE (id bigint NOT NULL PRIMARY KEY);
 WITH eligible AS (
     SELECT
         q.name,
+        q.lease_seconds,
         CASE
             WHEN q.max_workers IS NULL THEN @limit
             WHEN q.max_workers > act.n THEN q.max_workers - act.n
@@ -44,7 +47,9 @@ WITH eligible AS (
 ),
 
 picked AS (
-    SELECT TOP (@limit) c.id
+    SELECT TOP (@limit)
+        c.id,
+        e.lease_seconds AS queue_lease_seconds
     FROM eligible AS e
     CROSS APPLY (
         SELECT TOP (e.room)
@@ -66,8 +71,12 @@ SET
     t.attempt = t.attempt + 1,
     t.worker_id = @worker_id,
     t.lease_id = NEWID(),
-    t.lease_seconds = @lease_seconds,
-    t.lease_expires_at = DATEADD(SECOND, @lease_seconds, SYSUTCDATETIME()),
+    t.lease_seconds = COALESCE(@lease_seconds, p.queue_lease_seconds, @default_lease_seconds),
+    t.lease_expires_at = DATEADD(
+        SECOND,
+        COALESCE(@lease_seconds, p.queue_lease_seconds, @default_lease_seconds),
+        SYSUTCDATETIME()
+    ),
     t.heartbeat_at = NULL,
     t.updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id INTO @claimed (id)

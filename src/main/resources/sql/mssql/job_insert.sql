@@ -1,7 +1,13 @@
--- Inserts one job. The queue row is created on first use (with no settings: defaults apply),
--- because claims are driven from the queue table. No MERGE: an unlocked existence check
--- first (the common case takes no lock on the queue row), then an INSERT guarded by
--- NOT EXISTS under UPDLOCK, HOLDLOCK so that two first enqueues cannot both insert it.
+-- Inserts one job, unless a live (non-terminal) job already has its idempotency key: then
+-- nothing is inserted and no row comes back (the caller reads the existing job). The key
+-- check is a NOT EXISTS under UPDLOCK, HOLDLOCK (a key-range lock on the filtered unique
+-- index, held to the end of the transaction, so two enqueues with the same key cannot both
+-- pass it); the unique filtered index stays the backstop (duplicate key 2601, which the
+-- caller retries: the retry then finds the existing job and inserts nothing).
+-- The queue row is created on first use (with no settings: defaults apply), because claims
+-- are driven from the queue table. No MERGE: an unlocked existence check first (the common
+-- case takes no lock on the queue row), then an INSERT guarded by NOT EXISTS under UPDLOCK,
+-- HOLDLOCK so that two first enqueues cannot both insert it.
 -- Due time: @run_at when given, else now plus @delay_ms (bigint, split into seconds and
 -- milliseconds because DATEADD takes an int). The new id goes OUTPUT ... INTO a table
 -- variable and the full row is read back as the one result set.
@@ -45,7 +51,14 @@ SELECT
     @created_by,
     @created_by
 FROM (SELECT 1 AS one) AS o
-LEFT JOIN readpast_queue AS q ON q.name = @queue;
+LEFT JOIN readpast_queue AS q ON q.name = @queue
+WHERE @idempotency_key IS NULL
+    OR NOT EXISTS (
+        SELECT 1
+        FROM readpast_job AS k WITH (UPDLOCK, HOLDLOCK)
+        WHERE k.idempotency_key = @idempotency_key
+            AND k.idempotency_key IS NOT NULL -- literal: lets the filtered unique index serve
+    );
 
 SELECT j.*
 FROM readpast_job AS j

@@ -1,6 +1,7 @@
 -- The holder gives the job back unworked (shutting down): PENDING again, the attempt the
 -- claim counted is given back, and the job keeps its place in line (due_at unchanged).
--- Guarded by id, lease id and status: no row means the lease was lost.
+-- Guarded by id, lease id and status: no row means the lease was lost. A job whose
+-- cancellation was requested is not released (no row: the caller cancels it instead).
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
@@ -19,7 +20,8 @@ SET
 OUTPUT inserted.id INTO @updated (id)
 WHERE id = @id
     AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
-    AND status IN (1, 2);
+    AND status IN (1, 2)
+    AND cancel_requested = 0;
 
 SELECT j.*
 FROM readpast_job AS j

@@ -1,10 +1,12 @@
 -- The claim: one statement. For each eligible queue (not paused, active, in the filter;
 -- capped queues only when the previous statement locked them), take due pending rows in
 -- claim order with FOR UPDATE SKIP LOCKED, at most the queue's free slots; then the best
--- :limit rows overall, ordered by priority then due time, become LEASED with a fresh lease.
+-- :limit rows overall, ordered by priority then due time, become LEASED with a fresh lease
+-- (of the claim's length, else the queue's, else the broker default).
 WITH eligible AS (
     SELECT
         q.name,
+        q.lease_seconds,
         CASE
             WHEN q.max_workers IS NULL THEN CAST(:limit AS integer)
             ELSE GREATEST(q.max_workers - (
@@ -20,7 +22,7 @@ WITH eligible AS (
            OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
 ),
 picked AS (
-    SELECT c.id
+    SELECT c.id, e.lease_seconds AS queue_lease_seconds
     FROM eligible AS e
     CROSS JOIN LATERAL (
         SELECT j.id, j.priority, j.due_at
@@ -38,8 +40,10 @@ SET status = 1,
     attempt = j.attempt + 1,
     worker_id = :worker_id,
     lease_id = gen_random_uuid(),
-    lease_seconds = :lease_seconds,
-    lease_expires_at = now() + CAST(:lease_seconds AS integer) * interval '1 second',
+    lease_seconds = COALESCE(CAST(:lease_seconds AS integer), p.queue_lease_seconds,
+                             CAST(:default_lease_seconds AS integer)),
+    lease_expires_at = now() + COALESCE(CAST(:lease_seconds AS integer), p.queue_lease_seconds,
+                                        CAST(:default_lease_seconds AS integer)) * interval '1 second',
     heartbeat_at = NULL,
     updated_at = now()
 FROM picked AS p

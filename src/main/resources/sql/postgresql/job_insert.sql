@@ -1,5 +1,7 @@
--- Inserts one job. The queue row is created on first use (with no settings: defaults apply),
--- because claims are driven from the queue table.
+-- Inserts one job, unless a live (non-terminal) job already has its idempotency key: then
+-- nothing is inserted and no row comes back (the caller reads the existing job). The
+-- partial unique index decides, also between concurrent enqueues. The queue row is created
+-- on first use (no settings: defaults apply), because claims are driven from the queue table.
 WITH new_queue AS (
     INSERT INTO readpast_queue (name) VALUES (:queue)
     ON CONFLICT (name) DO NOTHING
@@ -15,4 +17,5 @@ SELECT
     :created_by, :created_by
 FROM (SELECT 1) AS one
 LEFT JOIN readpast_queue AS q ON q.name = :queue
+ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
 RETURNING *

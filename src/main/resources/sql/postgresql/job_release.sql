@@ -12,4 +12,5 @@ SET status = 0,
 WHERE id = :id
   AND lease_id = CAST(:lease_id AS uuid)
   AND status IN (1, 2)
+  AND NOT cancel_requested
 RETURNING *

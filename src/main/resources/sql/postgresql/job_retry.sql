@@ -12,5 +12,6 @@ SET status = 0,
 WHERE id = :id
   AND lease_id = CAST(:lease_id AS uuid)
   AND status IN (1, 2)
+  AND NOT cancel_requested
   AND (NOT CAST(:expired_only AS boolean) OR lease_expires_at <= now())
 RETURNING *

@@ -1,6 +1,13 @@
 package io.readpast.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.readpast.store.CompleteItem;
+import io.readpast.store.JobFilter;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.QueryParam;
+import java.util.ArrayList;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.core.Broker;
 import io.readpast.core.BrokerException;
@@ -34,18 +41,159 @@ public class JobResource {
 
     private final Broker broker;
     private final ReadpastConfig config;
+    private final ObjectMapper mapper;
 
-    public JobResource(Broker broker, ReadpastConfig config) {
+    public JobResource(Broker broker, ReadpastConfig config, ObjectMapper mapper) {
         this.broker = broker;
         this.config = config;
+        this.mapper = mapper;
     }
 
     @POST
     @Tag(name = "Producers")
-    @Operation(summary = "Enqueue a job")
+    @Operation(summary = "Enqueue a job",
+            description = "201 with the new job. With an idempotencyKey that a live (not finished) job holds, "
+                    + "200 with that job and nothing is created.")
     public Response enqueue(Requests.Enqueue body) {
-        JobRow row = broker.enqueue(toNewJob(Validate.body(body), null));
-        return Response.created(URI.create("/jobs/" + row.id())).entity(JobView.of(row)).build();
+        Broker.Enqueued e = broker.enqueue(toNewJob(Validate.body(body), null));
+        if (!e.created()) {
+            return Response.ok(JobView.of(e.job())).header("Location", "/jobs/" + e.job().id()).build();
+        }
+        return Response.created(URI.create("/jobs/" + e.job().id())).entity(JobView.of(e.job())).build();
+    }
+
+    @POST
+    @Path("/batch")
+    @Tag(name = "Producers")
+    @Operation(summary = "Enqueue up to 1000 jobs in one transaction",
+            description = "Answers per item, in order: 201 created, 200 an idempotency key matched a live job, "
+                    + "400 with the reason. A bad item fails only itself.")
+    public Responses.BatchResult enqueueBatch(Requests.EnqueueBatch body) {
+        List<JsonNode> items = Validate.body(body).jobs();
+        Validate.batchSize("jobs", items, config.limits().batchMax());
+        Responses.ItemResult[] results = new Responses.ItemResult[items.size()];
+        List<Broker.NewJobRequest> valid = new ArrayList<>();
+        List<Integer> validIndex = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            try {
+                JsonNode node = items.get(i);
+                if (node == null || !node.isObject()) {
+                    throw BrokerException.invalid("Each job must be a JSON object.");
+                }
+                valid.add(toNewJob(mapper.treeToValue(node, Requests.Enqueue.class), null));
+                validIndex.add(i);
+            } catch (BrokerException e) {
+                results[i] = new Responses.ItemResult(i, null, 400, null, ProblemMappers.problem(e));
+            } catch (JsonProcessingException e) {
+                results[i] = new Responses.ItemResult(i, null, 400, null, new Problem(
+                        "urn:readpast:problem:malformed-json", "Malformed item", 400, ProblemMappers.describe(e), null));
+            }
+        }
+        List<Broker.Enqueued> done = valid.isEmpty() ? List.of() : broker.enqueueMany(valid);
+        for (int k = 0; k < done.size(); k++) {
+            Broker.Enqueued e = done.get(k);
+            int i = validIndex.get(k);
+            results[i] = new Responses.ItemResult(i, Long.toString(e.job().id()), e.created() ? 201 : 200,
+                    JobView.of(e.job()), null);
+        }
+        return Responses.BatchResult.of(List.of(results));
+    }
+
+    @POST
+    @Path("/complete")
+    @Tag(name = "Workers")
+    @Operation(summary = "Complete up to 1000 leased jobs in one round trip",
+            description = "Answers per item, in order: 200 completed, 404 no such job, 409 lease not held, 400 invalid.")
+    public Responses.BatchResult completeBatch(Requests.CompleteBatch body) {
+        List<JsonNode> items = Validate.body(body).items();
+        Validate.batchSize("items", items, config.limits().batchMax());
+        Responses.ItemResult[] results = new Responses.ItemResult[items.size()];
+        List<CompleteItem> valid = new ArrayList<>();
+        List<Integer> validIndex = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            try {
+                JsonNode node = items.get(i);
+                if (node == null || !node.isObject()) {
+                    throw BrokerException.invalid("Each item must be a JSON object.");
+                }
+                Requests.CompleteItem item = mapper.treeToValue(node, Requests.CompleteItem.class);
+                long id = Validate.jobId(item.id() == null ? "" : item.id());
+                String lease = Validate.leaseId(item.leaseId());
+                String result = item.result() == null || item.result().isNull() ? null : jsonText("result", item.result());
+                valid.add(new CompleteItem(id, lease, result));
+                validIndex.add(i);
+            } catch (BrokerException e) {
+                int status = e.kind() == BrokerException.Kind.NOT_FOUND ? 404 : 400;
+                results[i] = new Responses.ItemResult(i, null, status, null, ProblemMappers.problem(e));
+            } catch (JsonProcessingException e) {
+                results[i] = new Responses.ItemResult(i, null, 400, null, new Problem(
+                        "urn:readpast:problem:malformed-json", "Malformed item", 400, ProblemMappers.describe(e), null));
+            }
+        }
+        List<Broker.Completion> done = broker.completeMany(valid);
+        for (int k = 0; k < done.size(); k++) {
+            Broker.Completion c = done.get(k);
+            int i = validIndex.get(k);
+            results[i] = c.error() == null
+                    ? new Responses.ItemResult(i, Long.toString(c.id()), 200, null, null)
+                    : new Responses.ItemResult(i, Long.toString(c.id()), ProblemMappers.status(c.error()), null,
+                    ProblemMappers.problem(c.error()));
+        }
+        return Responses.BatchResult.of(List.of(results));
+    }
+
+    @GET
+    @Tag(name = "Operators")
+    @Operation(summary = "Browse jobs, newest first, across pending, running, archived and dead jobs",
+            description = "Keyset pagination: pass the previous page's 'next' as 'after'. status takes one or more "
+                    + "comma-separated statuses.")
+    public Responses.Page list(@QueryParam("queue") String queue, @QueryParam("status") String status,
+                               @QueryParam("type") String type, @QueryParam("tag") String tag,
+                               @QueryParam("limit") String limit, @QueryParam("after") String after) {
+        int pageSize = Validate.queryInt("limit", limit, 50, 1, config.limits().pageMax());
+        Long cursor = Validate.cursor(after);
+        JobFilter filter = new JobFilter(
+                queue == null ? null : Validate.queueName("queue", queue),
+                type == null ? null : Validate.typeName(type),
+                Validate.statuses(status),
+                tag == null ? null : Validate.text("tag", tag, 100, true),
+                cursor, pageSize);
+        List<JobRow> rows = broker.list(filter);
+        String next = rows.size() < pageSize ? null : Long.toString(rows.get(rows.size() - 1).id());
+        return new Responses.Page(rows.stream().map(JobView::of).toList(), next);
+    }
+
+    @POST
+    @Path("/{id}/cancel")
+    @Consumes(MediaType.WILDCARD)
+    @Tag(name = "Operators")
+    @Operation(summary = "Cancel a job",
+            description = "A PENDING job becomes CANCELLED at once. A LEASED or PROCESSING job gets cancelRequested "
+                    + "(its worker sees it on the next heartbeat) and becomes CANCELLED when the worker fails or "
+                    + "releases it, or its lease expires. 409 for a SUCCEEDED or DEAD job.")
+    public JobView cancel(@PathParam("id") String id) {
+        return JobView.of(broker.cancel(Validate.jobId(id), null));
+    }
+
+    @POST
+    @Path("/{id}/requeue")
+    @Tag(name = "Operators")
+    @Operation(summary = "Requeue a DEAD or CANCELLED job",
+            description = "Back to PENDING, due now, with attempts reset; an optional 'payload' replaces the old one.")
+    public JobView requeue(@PathParam("id") String id, Requests.Requeue body) {
+        long jobId = Validate.jobId(id);
+        String payload = body == null || body.payload() == null ? null : jsonText("payload", body.payload());
+        return JobView.of(broker.requeue(jobId, payload, null));
+    }
+
+    @DELETE
+    @Path("/{id}")
+    @Consumes(MediaType.WILDCARD)
+    @Tag(name = "Operators")
+    @Operation(summary = "Delete a finished job (SUCCEEDED, CANCELLED or DEAD) for good")
+    public Response purge(@PathParam("id") String id) {
+        broker.purge(Validate.jobId(id));
+        return Response.noContent().build();
     }
 
     @GET

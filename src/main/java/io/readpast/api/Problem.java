@@ -10,8 +10,13 @@ public record Problem(String type, String title, int status, String detail, Stri
 
     public static final String MEDIA_TYPE = "application/problem+json";
 
-    static Response response(int status, String slug, String title, String detail, String instance) {
-        String type = slug == null ? "about:blank" : "urn:readpast:problem:" + slug;
+    /** {@code type} is a full type URI, a short slug (made a urn:readpast:problem: URI), or null (about:blank). */
+    static Response response(int status, String type, String title, String detail, String instance) {
+        if (type == null) {
+            type = "about:blank";
+        } else if (!type.contains(":")) {
+            type = "urn:readpast:problem:" + type;
+        }
         return Response.status(status)
                 .type(MediaType.valueOf(MEDIA_TYPE))
                 .entity(new Problem(type, title, status, detail, instance))

@@ -26,12 +26,33 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response broker(BrokerException e, UriInfo uri) {
+        Problem p = problem(e);
+        return Problem.response(p.status(), p.type(), p.title(), p.detail(), path(uri));
+    }
+
+    static int status(BrokerException e) {
         return switch (e.kind()) {
-            case INVALID -> Problem.response(400, "invalid-request", "Invalid request", e.getMessage(), path(uri));
-            case NOT_FOUND -> Problem.response(404, "not-found", "Not found", e.getMessage(), path(uri));
-            case LEASE_CONFLICT -> Problem.response(409, "lease-conflict", "Lease not held", e.getMessage(), path(uri));
-            case STATE_CONFLICT -> Problem.response(409, "state-conflict", "Conflict", e.getMessage(), path(uri));
+            case INVALID -> 400;
+            case NOT_FOUND -> 404;
+            case LEASE_CONFLICT, STATE_CONFLICT -> 409;
         };
+    }
+
+    /** The problem document for a refused request (also used per item in batch answers). */
+    static Problem problem(BrokerException e) {
+        String slug = switch (e.kind()) {
+            case INVALID -> "invalid-request";
+            case NOT_FOUND -> "not-found";
+            case LEASE_CONFLICT -> "lease-conflict";
+            case STATE_CONFLICT -> "state-conflict";
+        };
+        String title = switch (e.kind()) {
+            case INVALID -> "Invalid request";
+            case NOT_FOUND -> "Not found";
+            case LEASE_CONFLICT -> "Lease not held";
+            case STATE_CONFLICT -> "Conflict";
+        };
+        return new Problem("urn:readpast:problem:" + slug, title, status(e), e.getMessage(), null);
     }
 
     @ServerExceptionMapper

@@ -13,7 +13,6 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import java.time.Instant;
 
 /** Queue settings: max workers, pause, defaults. */
 @Path("/queues")
@@ -49,7 +48,34 @@ public class QueueResource {
         var settings = new QueueSettings(queue, maxWorkers, Boolean.TRUE.equals(b.paused()),
                 b.active() == null || b.active(), lease, maxAttempts,
                 base == null ? null : base * 1000, cap == null ? null : cap * 1000);
-        return Responses.QueueView.of(broker.putQueue(settings), Instant.now());
+        return Responses.QueueView.of(broker.putQueue(settings));
+    }
+
+    @GET
+    @Tag(name = "Queues")
+    @Operation(summary = "List queues with their job counts and lag",
+            description = "Every queue that has jobs or settings. Inactive queues are listed only with ?all=true. "
+                    + "lagSeconds is the age of the oldest due job, on the database clock.")
+    public Responses.QueueList list(@jakarta.ws.rs.QueryParam("all") @jakarta.ws.rs.DefaultValue("false") boolean all) {
+        return new Responses.QueueList(broker.queues(all).stream().map(Responses.QueueView::of).toList());
+    }
+
+    @jakarta.ws.rs.POST
+    @Path("/{name}/pause")
+    @Consumes(MediaType.WILDCARD)
+    @Tag(name = "Queues")
+    @Operation(summary = "Pause a queue: nothing in it is claimed until it is resumed")
+    public Responses.QueueView pause(@PathParam("name") String name) {
+        return Responses.QueueView.of(broker.pause(Validate.queueName("name", name), true));
+    }
+
+    @jakarta.ws.rs.POST
+    @Path("/{name}/resume")
+    @Consumes(MediaType.WILDCARD)
+    @Tag(name = "Queues")
+    @Operation(summary = "Resume a paused queue")
+    public Responses.QueueView resume(@PathParam("name") String name) {
+        return Responses.QueueView.of(broker.pause(Validate.queueName("name", name), false));
     }
 
     @GET
@@ -57,6 +83,6 @@ public class QueueResource {
     @Tag(name = "Queues")
     @Operation(summary = "Read a queue's settings and job counts")
     public Responses.QueueView get(@PathParam("name") String name) {
-        return Responses.QueueView.of(broker.getQueue(Validate.queueName("name", name)), Instant.now());
+        return Responses.QueueView.of(broker.getQueue(Validate.queueName("name", name)));
     }
 }

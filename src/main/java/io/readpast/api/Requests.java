@@ -32,6 +32,19 @@ public final class Requests {
     public record Release(String leaseId) {
     }
 
+    /** Items are parsed one by one, so that a malformed item fails only itself. */
+    public record EnqueueBatch(List<JsonNode> jobs) {
+    }
+
+    public record CompleteItem(String id, String leaseId, JsonNode result) {
+    }
+
+    public record CompleteBatch(List<JsonNode> items) {
+    }
+
+    public record Requeue(JsonNode payload) {
+    }
+
     public record Queue(Integer maxWorkers, Boolean paused, Boolean active, Integer leaseSeconds, Integer maxAttempts,
                         Long backoffBaseSeconds, Long backoffCapSeconds) {
     }

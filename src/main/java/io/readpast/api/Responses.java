@@ -14,6 +14,25 @@ public final class Responses {
     public record Claimed(List<JobView> jobs) {
     }
 
+    /** One answer of a batch: {@code status} as HTTP would give it, and the job or the problem. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record ItemResult(int index, String id, int status, JobView job, Problem error) {
+    }
+
+    public record BatchResult(int succeeded, int failed, List<ItemResult> results) {
+        static BatchResult of(List<ItemResult> results) {
+            int ok = (int) results.stream().filter(r -> r.status() < 300).count();
+            return new BatchResult(ok, results.size() - ok, results);
+        }
+    }
+
+    /** A page of jobs, newest first; {@code next} is the cursor for the following page (null at the end). */
+    public record Page(List<JobView> jobs, String next) {
+    }
+
+    public record QueueList(List<QueueView> queues) {
+    }
+
     public record HeartbeatAck(String id, String status, Instant leaseExpiresAt, boolean cancelRequested) {
     }
 
@@ -22,10 +41,9 @@ public final class Responses {
                             Long pending, Long scheduled, Long leased, Long processing, Long dead,
                             Double lagSeconds, Instant createdAt, Instant updatedAt) {
 
-        static QueueView of(QueueRow q, Instant now) {
+        static QueueView of(QueueRow q) {
             QueueRow.Counts c = q.counts();
-            Double lag = c == null || c.oldestDueAt() == null ? null
-                    : Math.max(0, now.toEpochMilli() - c.oldestDueAt().toEpochMilli()) / 1000.0;
+            Double lag = c == null || c.lagSeconds() == null ? null : Math.max(0, c.lagSeconds());
             return new QueueView(q.name(), q.maxWorkers(), q.paused(), q.active(), q.leaseSeconds(), q.maxAttempts(),
                     q.backoffBaseMs() == null ? null : q.backoffBaseMs() / 1000,
                     q.backoffCapMs() == null ? null : q.backoffCapMs() / 1000,

@@ -98,6 +98,57 @@ final class Validate {
         return List.copyOf(new java.util.LinkedHashSet<>(values));
     }
 
+    static void batchSize(String field, List<?> items, int max) {
+        if (items == null || items.isEmpty() || items.size() > max) {
+            throw BrokerException.invalid("'" + field + "' must hold 1-" + max + " items.");
+        }
+    }
+
+    /** An integer query parameter, with a default when absent. */
+    static int queryInt(String field, String raw, int dflt, int min, int max) {
+        if (raw == null || raw.isEmpty()) {
+            return dflt;
+        }
+        try {
+            return range(field, Integer.parseInt(raw), dflt, min, max);
+        } catch (NumberFormatException e) {
+            throw BrokerException.invalid("'" + field + "' must be an integer between " + min + " and " + max + ".");
+        }
+    }
+
+    /** A keyset cursor ('next' of the previous page): a job id. */
+    static Long cursor(String raw) {
+        if (raw == null || raw.isEmpty()) {
+            return null;
+        }
+        try {
+            long v = Long.parseLong(raw);
+            if (v > 0) {
+                return v;
+            }
+        } catch (NumberFormatException ignored) {
+            // fall through
+        }
+        throw BrokerException.invalid("'after' must be the 'next' value of a previous page.");
+    }
+
+    /** Comma-separated status names, as codes; null when absent. */
+    static List<Integer> statuses(String raw) {
+        if (raw == null || raw.isEmpty()) {
+            return null;
+        }
+        List<Integer> codes = new java.util.ArrayList<>();
+        for (String part : raw.split(",")) {
+            try {
+                codes.add(io.readpast.core.JobStatus.valueOf(part.strip().toUpperCase(java.util.Locale.ROOT)).code());
+            } catch (IllegalArgumentException e) {
+                throw BrokerException.invalid("'status' takes PENDING, LEASED, PROCESSING, SUCCEEDED, DEAD or CANCELLED "
+                        + "(comma-separated); got '" + printable(part) + "'.");
+            }
+        }
+        return codes;
+    }
+
     static long jobId(String raw) {
         try {
             long id = Long.parseLong(raw);

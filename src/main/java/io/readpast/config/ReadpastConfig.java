@@ -18,6 +18,8 @@ public interface ReadpastConfig {
 
     Sweeper sweeper();
 
+    Retention retention();
+
     /** Deploy-time database: READPAST_DB_URL / _USERNAME / _PASSWORD. */
     interface Db {
         Optional<String> url();
@@ -52,6 +54,14 @@ public interface ReadpastConfig {
         @WithDefault("86400")
         int leaseMaxSeconds();
 
+        /** Most items in one batch enqueue or batch completion. */
+        @WithDefault("1000")
+        int batchMax();
+
+        /** Largest page when browsing jobs or dead letters. */
+        @WithDefault("500")
+        int pageMax();
+
         /** Largest payload or result, in bytes of JSON text. */
         @WithDefault("1048576")
         int payloadMaxBytes();
@@ -64,5 +74,24 @@ public interface ReadpastConfig {
 
         @WithDefault("500")
         int leaseBatch();
+    }
+
+    /** How long finished jobs are kept, and how the retention sweeper works through them. */
+    interface Retention {
+        /** Archived SUCCEEDED and CANCELLED jobs older than this are deleted. */
+        @WithDefault("P7D")
+        Duration succeeded();
+
+        /** DEAD jobs older than this are deleted. */
+        @WithDefault("P30D")
+        Duration dead();
+
+        /** How often each instance runs the retention sweeper (a scheduler period). */
+        @WithDefault("60s")
+        String interval();
+
+        /** Rows deleted per statement. */
+        @WithDefault("1000")
+        int batch();
     }
 }

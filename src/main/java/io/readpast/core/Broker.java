@@ -6,6 +6,7 @@ import io.readpast.store.JobStore;
 import io.readpast.store.NewJob;
 import io.readpast.store.QueueRow;
 import io.readpast.store.QueueSettings;
+import io.readpast.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -31,19 +32,64 @@ public class Broker {
         this.config = config;
     }
 
-    public JobRow enqueue(NewJobRequest r) {
-        NewJob job = new NewJob(r.queue(), r.type(), r.payload(), r.tags(), r.idempotencyKey(), r.priority(),
+    /** The outcome of an enqueue: the job, and whether it was created or already existed (idempotency key). */
+    public record Enqueued(JobRow job, boolean created) {
+    }
+
+    /**
+     * Enqueues a job. With an idempotency key held by a live job, returns that job instead
+     * (created false); concurrent identical enqueues make exactly one job.
+     */
+    public Enqueued enqueue(NewJobRequest r) {
+        NewJob job = toNewJob(r);
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try {
+                Optional<JobRow> inserted = store.jobInsert(job);
+                if (inserted.isPresent()) {
+                    return new Enqueued(inserted.get(), true);
+                }
+            } catch (StoreException e) {
+                if (e.kind() != StoreException.Kind.DUPLICATE_KEY) {
+                    throw e;
+                }
+                // a concurrent enqueue with the same key won: read its job below
+            }
+            Optional<JobRow> existing = store.jobGetByKey(r.idempotencyKey());
+            if (existing.isPresent()) {
+                return new Enqueued(existing.get(), false);
+            }
+            // the holder finished in between: the key is free again, insert
+        }
+        throw new StoreException(StoreException.Kind.TRANSIENT, "idempotent enqueue kept racing", null);
+    }
+
+    /** Enqueues every job in one transaction; answers in order. */
+    public List<Enqueued> enqueueMany(List<NewJobRequest> requests) {
+        List<NewJob> jobs = requests.stream().map(this::toNewJob).toList();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return store.jobInsertMany(jobs).stream().map(i -> new Enqueued(i.job(), i.created())).toList();
+            } catch (StoreException e) {
+                if (e.kind() != StoreException.Kind.DUPLICATE_KEY || attempt >= 5) {
+                    throw e;
+                }
+                // a concurrent enqueue took one of the keys: run the batch again, it will find it
+            }
+        }
+    }
+
+    private NewJob toNewJob(NewJobRequest r) {
+        return new NewJob(r.queue(), r.type(), r.payload(), r.tags(), r.idempotencyKey(), r.priority(),
                 r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy());
-        return store.jobInsert(job);
     }
 
     public JobRow get(long id) {
         return store.jobGet(id).orElseThrow(() -> BrokerException.jobNotFound(id));
     }
 
+    /** Leases jobs; a null lease length takes the queue's default, else the broker's. */
     public List<JobRow> claim(String workerId, List<String> queues, int limit, Integer leaseSeconds) {
-        int lease = leaseSeconds != null ? leaseSeconds : config.defaults().leaseSeconds();
-        return store.jobClaim(workerId, queues, limit, lease);
+        return store.jobClaim(workerId, queues, limit, leaseSeconds, config.defaults().leaseSeconds());
     }
 
     public JobRow heartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {
@@ -54,8 +100,105 @@ public class Broker {
         return store.jobComplete(id, leaseId, result).orElseThrow(() -> lost(id));
     }
 
+    /** Per-item outcome of a batch completion: the HTTP-like status and the job or the reason. */
+    public record Completion(long id, int status, JobRow job, BrokerException error) {
+    }
+
+    /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
+    public List<Completion> completeMany(List<io.readpast.store.CompleteItem> items) {
+        java.util.Set<Long> done = items.isEmpty() ? java.util.Set.of() : store.jobCompleteMany(items);
+        List<Completion> out = new java.util.ArrayList<>(items.size());
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        for (io.readpast.store.CompleteItem item : items) {
+            if (done.contains(item.id()) && seen.add(item.id())) {
+                out.add(new Completion(item.id(), 200, null, null));
+            } else {
+                out.add(new Completion(item.id(), 0, null, lost(item.id())));
+            }
+        }
+        return out;
+    }
+
+    /** Gives a job back unworked; a cancel-requested job becomes CANCELLED instead. */
     public JobRow release(long id, String leaseId) {
-        return store.jobRelease(id, leaseId).orElseThrow(() -> lost(id));
+        Optional<JobRow> released = store.jobRelease(id, leaseId);
+        if (released.isEmpty()) {
+            released = store.jobCancelLeased(id, leaseId, null, false);
+        }
+        return released.orElseThrow(() -> lost(id));
+    }
+
+    /**
+     * Cancels a job: PENDING becomes CANCELLED at once; LEASED or PROCESSING is flagged, and
+     * becomes CANCELLED when its worker fails or releases it or the lease expires. Cancelling a
+     * cancelled job is a no-op; a SUCCEEDED or DEAD job cannot be cancelled (409).
+     */
+    public JobRow cancel(long id, String by) {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            Optional<JobRow> done = store.jobCancelPending(id, by);
+            if (done.isPresent()) {
+                return done.get();
+            }
+            Optional<JobRow> flagged = store.jobCancelRequest(id, by);
+            if (flagged.isPresent()) {
+                return flagged.get();
+            }
+            JobRow job = get(id);
+            JobStatus status = JobStatus.fromCode(job.status());
+            if (status == JobStatus.CANCELLED) {
+                return job;
+            }
+            if (status.terminal()) {
+                throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
+                        "Job " + id + " is " + status + " and can no longer be cancelled.");
+            }
+            // it changed state between the statements (claimed or released): try again
+        }
+        throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id + " kept changing state; retry.");
+    }
+
+    /** DEAD or CANCELLED back to PENDING with attempts reset; {@code payload} (JSON text) replaces the payload. */
+    public JobRow requeue(long id, String payload, String by) {
+        Optional<JobRow> requeued;
+        try {
+            requeued = store.jobRequeue(id, payload, by);
+        } catch (StoreException e) {
+            if (e.kind() == StoreException.Kind.DUPLICATE_KEY) {
+                throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id
+                        + " cannot be requeued: a live job holds its idempotency key.");
+            }
+            throw e;
+        }
+        return requeued.orElseThrow(() -> {
+            JobStatus status = JobStatus.fromCode(get(id).status());
+            return new BrokerException(BrokerException.Kind.STATE_CONFLICT,
+                    "Job " + id + " is " + status + "; only DEAD or CANCELLED jobs can be requeued.");
+        });
+    }
+
+    /** Deletes a finished job for good. */
+    public void purge(long id) {
+        if (!store.jobPurge(id)) {
+            JobStatus status = JobStatus.fromCode(get(id).status());
+            throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
+                    "Job " + id + " is " + status + "; cancel it first, only finished jobs can be deleted.");
+        }
+    }
+
+    public List<JobRow> list(io.readpast.store.JobFilter filter) {
+        return store.jobList(filter);
+    }
+
+    public List<JobRow> deadLetters(String queue, String type, Long after, int limit) {
+        return store.jobListDead(queue, type, after, limit);
+    }
+
+    public List<QueueRow> queues(boolean includeInactive) {
+        return store.queueList(includeInactive);
+    }
+
+    public QueueRow pause(String name, boolean paused) {
+        return store.queueSetPaused(name, paused);
     }
 
     /**
@@ -91,16 +234,31 @@ public class Broker {
         return settled;
     }
 
+    /**
+     * The one way out of a lease that did not succeed (failure report or expiry): CANCELLED
+     * when a cancel was requested, DEAD when attempts are used up or the error is fatal, else
+     * back to PENDING after the queue's (or the broker's) backoff.
+     */
     private Optional<JobRow> settleFailure(JobRow job, String error, boolean retryable, Duration retryAfter,
                                            boolean expiredOnly) {
+        if (job.cancelRequested()) {
+            return store.jobCancelLeased(job.id(), job.leaseId(), error, expiredOnly);
+        }
         boolean dead = !retryable || job.attempt() >= job.maxAttempts();
         if (dead) {
             return store.jobKill(job.id(), job.leaseId(), error, expiredOnly);
         }
-        long delayMs = retryAfter != null
-                ? retryAfter.toMillis()
-                : RetryPolicy.delayMs(job.attempt(), config.defaults().backoffBase(), config.defaults().backoffCap());
-        return store.jobRetry(job.id(), job.leaseId(), delayMs, error, expiredOnly);
+        Duration base = job.queueBackoffBaseMs() != null
+                ? Duration.ofMillis(job.queueBackoffBaseMs()) : config.defaults().backoffBase();
+        Duration cap = job.queueBackoffCapMs() != null
+                ? Duration.ofMillis(job.queueBackoffCapMs()) : config.defaults().backoffCap();
+        long delayMs = retryAfter != null ? retryAfter.toMillis() : RetryPolicy.delayMs(job.attempt(), base, cap);
+        Optional<JobRow> retried = store.jobRetry(job.id(), job.leaseId(), delayMs, error, expiredOnly);
+        if (retried.isEmpty()) {
+            // a cancel may have been requested since the job was read
+            retried = store.jobCancelLeased(job.id(), job.leaseId(), error, expiredOnly);
+        }
+        return retried;
     }
 
     public QueueRow putQueue(QueueSettings settings) {

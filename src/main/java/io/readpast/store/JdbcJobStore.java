@@ -52,8 +52,36 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public JobRow jobInsert(NewJob job) {
-        Params p = Params.of()
+    public Optional<JobRow> jobInsert(NewJob job) {
+        return tx(c -> single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))));
+    }
+
+    @Override
+    public List<Inserted> jobInsertMany(List<NewJob> jobs) {
+        return tx(c -> {
+            List<Inserted> out = new ArrayList<>(jobs.size());
+            for (NewJob job : jobs) {
+                Optional<JobRow> row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)));
+                if (row.isPresent()) {
+                    out.add(new Inserted(row.get(), true));
+                } else {
+                    JobRow existing = single(queryJobs(c, Stmt.JOB_GET_BY_KEY,
+                            Params.of().str("idempotency_key", job.idempotencyKey())))
+                            .orElseThrow(() -> new SQLException("idempotency key vanished", "40001"));
+                    out.add(new Inserted(existing, false));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public Optional<JobRow> jobGetByKey(String idempotencyKey) {
+        return tx(c -> single(queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", idempotencyKey))));
+    }
+
+    private static Params insertParams(NewJob job) {
+        return Params.of()
                 .str("queue", job.queue())
                 .str("type", job.type())
                 .str("payload", job.payload())
@@ -65,8 +93,6 @@ public final class JdbcJobStore implements JobStore {
                 .time("run_at", job.runAt())
                 .lng("delay_ms", job.delayMs())
                 .str("created_by", job.createdBy());
-        return tx(c -> single(queryJobs(c, Stmt.JOB_INSERT, p))
-                .orElseThrow(() -> new IllegalStateException("insert returned no row")));
     }
 
     @Override
@@ -75,7 +101,8 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public List<JobRow> jobClaim(String workerId, List<String> queues, int limit, int leaseSeconds) {
+    public List<JobRow> jobClaim(String workerId, List<String> queues, int limit, Integer leaseSeconds,
+                                 int defaultLeaseSeconds) {
         String queuesJson = queues == null ? null : json(queues);
         return tx(c -> {
             // Serialise claims on capped queues only: lock their rows first, in a statement of
@@ -88,7 +115,8 @@ public final class JdbcJobStore implements JobStore {
                     .str("queues", queuesJson)
                     .str("locked_queues", json(locked))
                     .integer("limit", limit)
-                    .integer("lease_seconds", leaseSeconds);
+                    .integer("lease_seconds", leaseSeconds)
+                    .integer("default_lease_seconds", defaultLeaseSeconds);
             List<JobRow> claimed = new ArrayList<>(queryJobs(c, Stmt.JOB_CLAIM, p));
             claimed.sort(CLAIM_ORDER);
             return claimed;
@@ -106,6 +134,84 @@ public final class JdbcJobStore implements JobStore {
     public Optional<JobRow> jobComplete(long id, String leaseId, String result) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("result", result);
         return tx(c -> single(queryJobs(c, Stmt.JOB_COMPLETE, p)));
+    }
+
+    @Override
+    public java.util.Set<Long> jobCompleteMany(List<CompleteItem> items) {
+        List<Map<String, Object>> rows = new ArrayList<>(items.size());
+        for (CompleteItem i : items) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("id", i.id());
+            m.put("lease_id", i.leaseId());
+            m.put("result", i.result());
+            rows.add(m);
+        }
+        Params p = Params.of().str("items", json(rows));
+        return tx(c -> new java.util.HashSet<>(query(c, Stmt.JOB_COMPLETE_MANY, p,
+                (rs, cols) -> rs.getLong(cols.get("id")))));
+    }
+
+    @Override
+    public Optional<JobRow> jobCancelPending(long id, String by) {
+        Params p = Params.of().lng("id", id).str("modified_by", by);
+        return tx(c -> single(queryJobs(c, Stmt.JOB_CANCEL_PENDING, p)));
+    }
+
+    @Override
+    public Optional<JobRow> jobCancelRequest(long id, String by) {
+        Params p = Params.of().lng("id", id).str("modified_by", by);
+        return tx(c -> single(queryJobs(c, Stmt.JOB_CANCEL_REQUEST, p)));
+    }
+
+    @Override
+    public Optional<JobRow> jobCancelLeased(long id, String leaseId, String error, boolean expiredOnly) {
+        Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("error", error)
+                .bool("expired_only", expiredOnly);
+        return tx(c -> single(queryJobs(c, Stmt.JOB_CANCEL_LEASED, p)));
+    }
+
+    @Override
+    public Optional<JobRow> jobRequeue(long id, String payload, String by) {
+        Params p = Params.of().lng("id", id).str("payload", payload).str("modified_by", by);
+        return tx(c -> single(queryJobs(c, Stmt.JOB_REQUEUE, p)));
+    }
+
+    @Override
+    public boolean jobPurge(long id) {
+        return tx(c -> !query(c, Stmt.JOB_PURGE, Params.of().lng("id", id), (rs, cols) -> rs.getLong(1)).isEmpty());
+    }
+
+    @Override
+    public List<JobRow> jobList(JobFilter f) {
+        Params p = Params.of()
+                .str("queue", f.queue())
+                .str("type", f.type())
+                .str("statuses", f.statuses() == null ? null : json(f.statuses()))
+                .str("tag", f.tag())
+                .lng("after", f.after())
+                .integer("limit", f.limit());
+        return tx(c -> queryJobs(c, Stmt.JOB_LIST, p));
+    }
+
+    @Override
+    public List<JobRow> jobListDead(String queue, String type, Long after, int limit) {
+        Params p = Params.of().str("queue", queue).str("type", type).lng("after", after).integer("limit", limit);
+        return tx(c -> queryJobs(c, Stmt.JOB_LIST_DEAD, p));
+    }
+
+    @Override
+    public int archivePurgeOld(long olderThanMs, int limit) {
+        return purgeOld(Stmt.ARCHIVE_PURGE_OLD, olderThanMs, limit);
+    }
+
+    @Override
+    public int deadPurgeOld(long olderThanMs, int limit) {
+        return purgeOld(Stmt.DEAD_PURGE_OLD, olderThanMs, limit);
+    }
+
+    private int purgeOld(Stmt stmt, long olderThanMs, int limit) {
+        Params p = Params.of().lng("older_than_ms", olderThanMs).integer("limit", limit);
+        return tx(c -> query(c, stmt, p, (rs, cols) -> rs.getLong(1)).size());
     }
 
     @Override
@@ -151,6 +257,18 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public Optional<QueueRow> queueGet(String name) {
         return tx(c -> single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue)));
+    }
+
+    @Override
+    public List<QueueRow> queueList(boolean includeInactive) {
+        return tx(c -> query(c, Stmt.QUEUE_LIST, Params.of().bool("include_inactive", includeInactive), this::mapQueue));
+    }
+
+    @Override
+    public QueueRow queueSetPaused(String name, boolean paused) {
+        tx(c -> query(c, Stmt.QUEUE_SET_PAUSED, Params.of().str("name", name).bool("paused", paused),
+                (rs, cols) -> Boolean.TRUE));
+        return queueGet(name).orElseThrow(() -> new IllegalStateException("queue row missing after update"));
     }
 
     // ---- plumbing --------------------------------------------------------------------------
@@ -310,7 +428,9 @@ public final class JdbcJobStore implements JobStore {
                 instant(rs, cols, "created_at"),
                 instant(rs, cols, "started_at"),
                 instant(rs, cols, "updated_at"),
-                instant(rs, cols, "finished_at"));
+                instant(rs, cols, "finished_at"),
+                lng(rs, cols, "backoff_base_ms"),
+                lng(rs, cols, "backoff_cap_ms"));
     }
 
     private QueueRow mapQueue(ResultSet rs, Map<String, Integer> cols) throws SQLException {
@@ -321,7 +441,8 @@ public final class JdbcJobStore implements JobStore {
                         rs.getLong(cols.get("leased_count")),
                         rs.getLong(cols.get("processing_count")),
                         rs.getLong(cols.get("dead_count")),
-                        instant(rs, cols, "oldest_due_at"))
+                        instant(rs, cols, "oldest_due_at"),
+                        dbl(rs, cols, "lag_seconds"))
                 : null;
         return new QueueRow(
                 str(rs, cols, "name"),
@@ -365,6 +486,15 @@ public final class JdbcJobStore implements JobStore {
         return rs.wasNull() ? null : v;
     }
 
+    private static Double dbl(ResultSet rs, Map<String, Integer> cols, String name) throws SQLException {
+        Integer i = cols.get(name);
+        if (i == null) {
+            return null;
+        }
+        double v = rs.getDouble(i);
+        return rs.wasNull() ? null : v;
+    }
+
     private Instant instant(ResultSet rs, Map<String, Integer> cols, String name) throws SQLException {
         Integer i = cols.get(name);
         return i == null ? null : dialect.readInstant(rs, i);
@@ -374,7 +504,7 @@ public final class JdbcJobStore implements JobStore {
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
     }
 
-    private static String json(List<String> values) {
+    private static String json(Object values) {
         try {
             return JSON.writeValueAsString(values);
         } catch (JsonProcessingException e) {

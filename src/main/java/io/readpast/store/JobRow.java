@@ -2,7 +2,10 @@ package io.readpast.store;
 
 import java.time.Instant;
 
-/** A job as stored, in whichever table it lives. JSON columns are kept as JSON text. */
+/**
+ * A job as stored, in whichever table it lives. JSON columns are kept as JSON text. The
+ * {@code queueBackoff*} fields carry the job's queue settings where a statement joins them in.
+ */
 public record JobRow(
         long id,
         String queue,
@@ -29,5 +32,7 @@ public record JobRow(
         Instant createdAt,
         Instant startedAt,
         Instant updatedAt,
-        Instant finishedAt) {
+        Instant finishedAt,
+        Long queueBackoffBaseMs,
+        Long queueBackoffCapMs) {
 }

@@ -9,20 +9,70 @@ import java.util.Optional;
  */
 public interface JobStore {
 
-    /** Inserts a job (creating its queue row when missing). Throws DUPLICATE_KEY on a live idempotency key. */
-    JobRow jobInsert(NewJob job);
+    /**
+     * Inserts a job (creating its queue row when missing). Empty when a live job already holds
+     * the idempotency key; DUPLICATE_KEY when a concurrent insert won the race.
+     */
+    Optional<JobRow> jobInsert(NewJob job);
+
+    /**
+     * Inserts every job in one transaction. Each answer is the new row, or the live job that
+     * already held the idempotency key (marked by {@link Inserted#created()} false).
+     */
+    List<Inserted> jobInsertMany(List<NewJob> jobs);
+
+    /** The outcome of one insert in {@link #jobInsertMany}. */
+    record Inserted(JobRow job, boolean created) {
+    }
+
+    /** The live job holding an idempotency key. */
+    Optional<JobRow> jobGetByKey(String idempotencyKey);
 
     /** The job wherever it lives: hot, archive or dead-letter table. */
     Optional<JobRow> jobGet(long id);
 
-    /** Leases up to {@code limit} claimable jobs in one statement; {@code queues} null means every queue. */
-    List<JobRow> jobClaim(String workerId, List<String> queues, int limit, int leaseSeconds);
+    /**
+     * Leases up to {@code limit} claimable jobs in one statement; {@code queues} null means
+     * every queue; {@code leaseSeconds} null means the queue's default, else {@code defaultLeaseSeconds}.
+     */
+    List<JobRow> jobClaim(String workerId, List<String> queues, int limit, Integer leaseSeconds,
+                          int defaultLeaseSeconds);
 
     /** Extends the lease (LEASED becomes PROCESSING); null {@code leaseSeconds} keeps the claim's length. */
     Optional<JobRow> jobHeartbeat(long id, String leaseId, Integer leaseSeconds, String progress);
 
     /** Moves the job to the archive as SUCCEEDED. */
     Optional<JobRow> jobComplete(long id, String leaseId, String result);
+
+    /** Completes every item whose lease is held, in one statement; returns their ids. */
+    java.util.Set<Long> jobCompleteMany(List<CompleteItem> items);
+
+    /** A PENDING job becomes CANCELLED at once (moved to the archive). */
+    Optional<JobRow> jobCancelPending(long id, String by);
+
+    /** A LEASED or PROCESSING job is flagged cancel-requested. */
+    Optional<JobRow> jobCancelRequest(long id, String by);
+
+    /** A cancel-requested job comes back from its holder (or its lease expired): CANCELLED. */
+    Optional<JobRow> jobCancelLeased(long id, String leaseId, String error, boolean expiredOnly);
+
+    /** A DEAD or CANCELLED job back to PENDING, attempts reset; {@code payload} null keeps it. */
+    Optional<JobRow> jobRequeue(long id, String payload, String by);
+
+    /** Deletes a finished (archived or dead) job; false when there was none. */
+    boolean jobPurge(long id);
+
+    /** Browses jobs newest first across all tables. */
+    List<JobRow> jobList(JobFilter filter);
+
+    /** Dead letters newest first. */
+    List<JobRow> jobListDead(String queue, String type, Long after, int limit);
+
+    /** Retention: deletes up to {@code limit} archived jobs older than {@code olderThanMs}; returns how many. */
+    int archivePurgeOld(long olderThanMs, int limit);
+
+    /** Retention: deletes up to {@code limit} dead letters older than {@code olderThanMs}; returns how many. */
+    int deadPurgeOld(long olderThanMs, int limit);
 
     /** Back to PENDING, due after {@code delayMs}. With {@code expiredOnly}, only if the lease has expired. */
     Optional<JobRow> jobRetry(long id, String leaseId, long delayMs, String error, boolean expiredOnly);
@@ -39,4 +89,8 @@ public interface JobStore {
     QueueRow queueUpsert(QueueSettings settings);
 
     Optional<QueueRow> queueGet(String name);
+
+    List<QueueRow> queueList(boolean includeInactive);
+
+    QueueRow queueSetPaused(String name, boolean paused);
 }

@@ -16,7 +16,9 @@ public record QueueRow(
         Instant updatedAt,
         Counts counts) {
 
-    /** Job counts of a queue; {@code oldestDueAt} is the due time of its oldest claimable job. */
-    public record Counts(long pending, long scheduled, long leased, long processing, long dead, Instant oldestDueAt) {
+    /** Job counts of a queue; {@code oldestDueAt} is the due time of its oldest claimable job,
+     * {@code lagSeconds} its age on the database clock. */
+    public record Counts(long pending, long scheduled, long leased, long processing, long dead, Instant oldestDueAt,
+                         Double lagSeconds) {
     }
 }

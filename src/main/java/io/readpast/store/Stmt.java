@@ -18,8 +18,21 @@ public enum Stmt {
     JOB_KILL,
     JOB_RELEASE,
     JOB_LIST_EXPIRED,
+    JOB_GET_BY_KEY,
+    JOB_COMPLETE_MANY,
+    JOB_CANCEL_PENDING,
+    JOB_CANCEL_REQUEST,
+    JOB_CANCEL_LEASED,
+    JOB_REQUEUE,
+    JOB_PURGE,
+    JOB_LIST,
+    JOB_LIST_DEAD,
+    ARCHIVE_PURGE_OLD,
+    DEAD_PURGE_OLD,
     QUEUE_UPSERT,
-    QUEUE_GET;
+    QUEUE_GET,
+    QUEUE_LIST,
+    QUEUE_SET_PAUSED;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

@@ -1,0 +1,218 @@
+#!/usr/bin/env node
+// Readpast example worker: Node.js 20+, built-in fetch only (no npm packages).
+//
+// Claims batches of jobs, runs a handler for each while a background timer keeps the leases
+// alive, and completes or fails each job. On Ctrl-C / SIGTERM it stops claiming, gives back
+// (releases) every job it still holds, and exits 0.
+//
+// Configuration (environment):
+//   READPAST_URL            broker base URL (default http://localhost:8080)
+//   READPAST_API_KEY        sent as "Authorization: Bearer <key>" when set
+//   READPAST_QUEUES         comma-separated queue names (default: every queue)
+//   READPAST_WORKER_ID      default node-<pid>
+//   READPAST_BATCH          jobs per claim (default 10)
+//   READPAST_LEASE_SECONDS  lease length (default 30); heartbeats every third of it
+//   READPAST_EXIT_WHEN_IDLE exit 0 after this many seconds without jobs (unset: run forever)
+//
+// Stdout gets one line per job: "completed <id> <type>", "failed <id> <type>",
+// "released <id> <type>" or "lost <id> <type>". Diagnostics go to stderr.
+
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const env = (name, dflt) => (process.env[name] ?? '').trim() || dflt;
+
+const URL_BASE = env('READPAST_URL', 'http://localhost:8080').replace(/\/+$/, '');
+const API_KEY = env('READPAST_API_KEY');
+const QUEUES = env('READPAST_QUEUES', '').split(',').map((q) => q.trim()).filter(Boolean);
+const WORKER_ID = env('READPAST_WORKER_ID', `node-${process.pid}`);
+const BATCH = Number(env('READPAST_BATCH', '10'));
+const LEASE_SECONDS = Number(env('READPAST_LEASE_SECONDS', '30'));
+const EXIT_WHEN_IDLE = env('READPAST_EXIT_WHEN_IDLE') ? Number(env('READPAST_EXIT_WHEN_IDLE')) : null;
+
+const shutdown = new AbortController(); // aborted by Ctrl-C / SIGTERM
+const held = new Map(); // job id -> { job, lost: AbortController } for jobs not yet finished
+
+const log = (line) => console.log(line);
+const warn = (line) => console.error(`[${WORKER_ID}] ${line}`);
+
+// ---- HTTP ------------------------------------------------------------------------------
+
+class ApiError extends Error {
+  constructor(status, detail) {
+    super(`HTTP ${status}: ${detail}`);
+    this.status = status;
+  }
+}
+
+/** Sends one JSON request and returns the decoded JSON answer (null for an empty body). */
+async function call(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (API_KEY) headers.Authorization = `Bearer ${API_KEY}`;
+  const res = await fetch(URL_BASE + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  if (!res.ok) {
+    let detail = text;
+    try {
+      const problem = JSON.parse(text);
+      detail = problem.detail || problem.title || text;
+    } catch { /* not JSON: keep the raw text */ }
+    throw new ApiError(res.status, detail);
+  }
+  return text ? JSON.parse(text) : null;
+}
+
+// ---- Job handlers ----------------------------------------------------------------------
+
+/** Thrown by a handler to fail a job; retryable=false sends it straight to DEAD. */
+class JobFailed extends Error {
+  constructor(message, retryable = true) {
+    super(message);
+    this.retryable = retryable;
+  }
+}
+
+/**
+ * Does the work for one job and returns its result (any JSON value). `signal` aborts on
+ * shutdown or when the lease is lost; long-running work should honour it.
+ */
+async function handle(job, signal) {
+  const payload = job.payload;
+  switch (job.type) {
+    case 'echo':
+      return { echo: payload };
+    case 'fail':
+      throw new JobFailed('this job asked to fail', false);
+    case 'sleep': {
+      const seconds = payload && typeof payload === 'object' && payload.seconds != null ? payload.seconds : 1;
+      await sleep(Number(seconds) * 1000, undefined, { signal }); // rejects with AbortError
+      return { slept: seconds };
+    }
+    default:
+      return { ok: true };
+  }
+}
+
+// ---- Lease bookkeeping -----------------------------------------------------------------
+
+/** Completes, fails or releases a held job and logs `<word> <id> <type>`. */
+async function finish(job, action, body, word) {
+  if (!held.delete(job.id)) { // the heartbeat timer already saw the lease go
+    log(`lost ${job.id} ${job.type}`);
+    return;
+  }
+  try {
+    await call('POST', `/jobs/${job.id}/${action}`, { leaseId: job.leaseId, ...body });
+    log(`${word} ${job.id} ${job.type}`);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409) log(`lost ${job.id} ${job.type}`);
+    else warn(`${action} ${job.id} failed: ${e.message}`);
+  }
+}
+
+/** Extends the lease of every held job; runs every leaseSeconds/3. */
+async function heartbeatAll() {
+  for (const [id, entry] of [...held]) {
+    try {
+      await call('POST', `/jobs/${id}/heartbeat`, { leaseId: entry.job.leaseId, leaseSeconds: LEASE_SECONDS });
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 409)) {
+        warn(`heartbeat ${id} failed: ${e.message}`);
+      } else if (held.get(id) === entry) { // a 409 after we finished the job ourselves is not news
+        held.delete(id);
+        entry.lost.abort();
+        warn(`lease lost for job ${id}; stopping work on it`);
+      }
+    }
+  }
+}
+
+async function processJob(job) {
+  const entry = held.get(job.id);
+  if (!entry) return log(`lost ${job.id} ${job.type}`);
+  let result;
+  try {
+    result = await handle(job, AbortSignal.any([shutdown.signal, entry.lost.signal]));
+  } catch (e) {
+    if (e.name === 'AbortError') {
+      if (shutdown.signal.aborted) return finish(job, 'release', {}, 'released'); // give it back unworked
+      return log(`lost ${job.id} ${job.type}`);
+    }
+    if (e instanceof JobFailed) return finish(job, 'fail', { error: e.message, retryable: e.retryable }, 'failed');
+    return finish(job, 'fail', { error: String(e), retryable: true }, 'failed'); // a handler bug: retry later
+  }
+  return finish(job, 'complete', { result }, 'completed');
+}
+
+async function claim() {
+  const body = { workerId: WORKER_ID, limit: BATCH, leaseSeconds: LEASE_SECONDS };
+  if (QUEUES.length) body.queues = QUEUES;
+  return (await call('POST', '/claim', body)).jobs;
+}
+
+/** Sleeps, waking early on shutdown. */
+async function pause(ms) {
+  try {
+    await sleep(ms, undefined, { signal: shutdown.signal });
+  } catch { /* aborted: shutting down */ }
+}
+
+// ---- Main loop -------------------------------------------------------------------------
+
+async function main() {
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.on(sig, () => {
+      warn(`got ${sig}: finishing up`);
+      shutdown.abort();
+    });
+  }
+  let beating = false; // do not start a round while the previous one is still running
+  const timer = setInterval(async () => {
+    if (beating) return;
+    beating = true;
+    try { await heartbeatAll(); } finally { beating = false; }
+  }, Math.max(LEASE_SECONDS / 3, 1) * 1000);
+  warn(`worker ${WORKER_ID} polling ${URL_BASE} queues=${QUEUES.join(',') || 'all'}`);
+
+  let lastJob = Date.now();
+  let idleMs = 500;
+  while (!shutdown.signal.aborted) {
+    let jobs = [];
+    try {
+      jobs = await claim();
+    } catch (e) {
+      warn(`claim failed: ${e.message}`);
+    }
+    if (jobs.length === 0) {
+      if (EXIT_WHEN_IDLE !== null && Date.now() - lastJob >= EXIT_WHEN_IDLE * 1000) {
+        warn(`idle for ${EXIT_WHEN_IDLE}s: exiting`);
+        break;
+      }
+      await pause(idleMs); // nothing to do: back off a little (0.5 s up to 2 s)
+      idleMs = Math.min(idleMs * 1.5, 2000);
+      continue;
+    }
+    idleMs = 500;
+    for (const job of jobs) held.set(job.id, { job, lost: new AbortController() });
+    for (const job of jobs) {
+      if (shutdown.signal.aborted) break;
+      await processJob(job);
+    }
+    lastJob = Date.now();
+  }
+
+  // Shutdown: give back everything claimed but not finished, without spending an attempt.
+  for (const { job } of [...held.values()]) await finish(job, 'release', {}, 'released');
+  clearInterval(timer);
+  process.exit(0);
+}
+
+main().catch((e) => {
+  warn(`fatal: ${e.stack || e}`);
+  process.exit(1);
+});

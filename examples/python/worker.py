@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Readpast example worker: Python 3, standard library only.
+
+Claims batches of jobs, runs a handler for each while a background thread keeps the leases
+alive, and completes or fails each job. On Ctrl-C / SIGTERM it stops claiming, gives back
+(releases) every job it still holds, and exits 0.
+
+Configuration (environment):
+  READPAST_URL            broker base URL (default http://localhost:8080)
+  READPAST_API_KEY        sent as "Authorization: Bearer <key>" when set
+  READPAST_QUEUES         comma-separated queue names (default: every queue)
+  READPAST_WORKER_ID      default python-<pid>
+  READPAST_BATCH          jobs per claim (default 10)
+  READPAST_LEASE_SECONDS  lease length (default 30); heartbeats every third of it
+  READPAST_EXIT_WHEN_IDLE exit 0 after this many seconds without jobs (unset: run forever)
+
+Stdout gets one line per job: "completed <id> <type>", "failed <id> <type>",
+"released <id> <type>" or "lost <id> <type>". Diagnostics go to stderr.
+"""
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+
+def env(name, default=None):
+    value = os.environ.get(name, "").strip()
+    return value if value else default
+
+
+URL = env("READPAST_URL", "http://localhost:8080").rstrip("/")
+API_KEY = env("READPAST_API_KEY")
+QUEUES = [q.strip() for q in env("READPAST_QUEUES", "").split(",") if q.strip()]
+WORKER_ID = env("READPAST_WORKER_ID", f"python-{os.getpid()}")
+BATCH = int(env("READPAST_BATCH", "10"))
+LEASE_SECONDS = int(env("READPAST_LEASE_SECONDS", "30"))
+EXIT_WHEN_IDLE = float(env("READPAST_EXIT_WHEN_IDLE")) if env("READPAST_EXIT_WHEN_IDLE") else None
+
+stop = threading.Event()      # set by Ctrl-C / SIGTERM: stop claiming, release what we hold
+held = {}                     # job id -> claimed job we have not yet completed/failed/released
+held_lock = threading.Lock()  # guards `held` (the heartbeat thread reads it too)
+
+
+def log(line):
+    print(line, flush=True)
+
+
+def warn(line):
+    print(f"[{WORKER_ID}] {line}", file=sys.stderr, flush=True)
+
+
+# ---- HTTP ------------------------------------------------------------------------------
+
+class ApiError(Exception):
+    """A non-2xx answer; `detail` comes from the problem+json body when there is one."""
+
+    def __init__(self, status, detail):
+        super().__init__(f"HTTP {status}: {detail}")
+        self.status = status
+
+
+def call(method, path, body=None):
+    """Sends one JSON request and returns the decoded JSON answer (None for an empty body)."""
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(URL + path, data=data, method=method)
+    req.add_header("Accept", "application/json")
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    if API_KEY:
+        req.add_header("Authorization", f"Bearer {API_KEY}")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            raw = resp.read()
+            return json.loads(raw) if raw else None
+    except urllib.error.HTTPError as e:
+        raw = e.read().decode(errors="replace")
+        try:
+            problem = json.loads(raw)
+            detail = problem.get("detail") or problem.get("title") or raw
+        except ValueError:
+            detail = raw
+        raise ApiError(e.code, detail) from None
+
+
+# ---- Job handlers ----------------------------------------------------------------------
+
+class JobFailed(Exception):
+    """Raised by a handler to fail a job; retryable=False sends it straight to DEAD."""
+
+    def __init__(self, message, retryable=True):
+        super().__init__(message)
+        self.retryable = retryable
+
+
+class Interrupted(Exception):
+    """The handler stopped early: shutdown was requested or the lease was lost."""
+
+
+def pause(seconds, job):
+    """Sleeps, but wakes up early (raising Interrupted) on shutdown or when the lease is lost."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if stop.is_set():
+            raise Interrupted("shutting down")
+        with held_lock:
+            if job["id"] not in held:
+                raise Interrupted("lease lost")
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        stop.wait(min(left, 0.2))
+
+
+def handle(job):
+    """Does the work for one job and returns its result (any JSON value)."""
+    payload = job.get("payload")
+    if job["type"] == "echo":
+        return {"echo": payload}
+    if job["type"] == "fail":
+        raise JobFailed("this job asked to fail", retryable=False)
+    if job["type"] == "sleep":
+        seconds = payload.get("seconds", 1) if isinstance(payload, dict) else 1
+        pause(float(seconds), job)
+        return {"slept": seconds}
+    return {"ok": True}
+
+
+# ---- Lease bookkeeping -----------------------------------------------------------------
+
+def finish(job, action, body, word):
+    """Completes, fails or releases a held job and logs `<word> <id> <type>`."""
+    with held_lock:
+        still_held = held.pop(job["id"], None) is not None
+    if not still_held:  # the heartbeat thread already saw the lease go
+        log(f"lost {job['id']} {job['type']}")
+        return
+    try:
+        call("POST", f"/jobs/{job['id']}/{action}", {"leaseId": job["leaseId"], **body})
+        log(f"{word} {job['id']} {job['type']}")
+    except ApiError as e:
+        if e.status == 409:
+            log(f"lost {job['id']} {job['type']}")
+        else:
+            warn(f"{action} {job['id']} failed: {e}")
+    except OSError as e:
+        warn(f"{action} {job['id']} failed: {e}")
+
+
+def heartbeat_loop():
+    """Background thread: extends the lease of every held job every leaseSeconds/3."""
+    interval = max(LEASE_SECONDS / 3, 1)
+    while True:
+        time.sleep(interval)
+        with held_lock:
+            jobs = list(held.values())
+        for job in jobs:
+            try:
+                call("POST", f"/jobs/{job['id']}/heartbeat",
+                     {"leaseId": job["leaseId"], "leaseSeconds": LEASE_SECONDS})
+            except ApiError as e:
+                with held_lock:  # 409 after we finished the job ourselves is not news
+                    lost = e.status == 409 and held.pop(job["id"], None) is not None
+                if lost:
+                    warn(f"lease lost for job {job['id']}; stopping work on it")
+                elif e.status != 409:
+                    warn(f"heartbeat {job['id']} failed: {e}")
+            except OSError as e:
+                warn(f"heartbeat {job['id']} failed: {e}")
+
+
+def process(job):
+    try:
+        result = handle(job)
+    except Interrupted:
+        if stop.is_set():
+            finish(job, "release", {}, "released")  # give it back unworked
+        else:
+            log(f"lost {job['id']} {job['type']}")  # the heartbeat thread saw the lease go
+    except JobFailed as e:
+        finish(job, "fail", {"error": str(e), "retryable": e.retryable}, "failed")
+    except Exception as e:  # a bug in a handler: fail the job, but let it be retried
+        finish(job, "fail", {"error": repr(e), "retryable": True}, "failed")
+    else:
+        finish(job, "complete", {"result": result}, "completed")
+
+
+def claim():
+    body = {"workerId": WORKER_ID, "limit": BATCH, "leaseSeconds": LEASE_SECONDS}
+    if QUEUES:
+        body["queues"] = QUEUES
+    return call("POST", "/claim", body)["jobs"]
+
+
+# ---- Main loop -------------------------------------------------------------------------
+
+def main():
+    def on_signal(signum, _frame):
+        warn(f"got signal {signum}: finishing up")
+        stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    threading.Thread(target=heartbeat_loop, daemon=True).start()
+    warn(f"worker {WORKER_ID} polling {URL} queues={QUEUES or 'all'}")
+
+    last_job = time.monotonic()
+    idle_sleep = 0.5
+    while not stop.is_set():
+        try:
+            jobs = claim()
+        except (ApiError, OSError) as e:
+            warn(f"claim failed: {e}")
+            jobs = []
+        if not jobs:
+            if EXIT_WHEN_IDLE is not None and time.monotonic() - last_job >= EXIT_WHEN_IDLE:
+                warn(f"idle for {EXIT_WHEN_IDLE:g}s: exiting")
+                break
+            stop.wait(idle_sleep)  # nothing to do: back off a little (0.5 s up to 2 s)
+            idle_sleep = min(idle_sleep * 1.5, 2.0)
+            continue
+        idle_sleep = 0.5
+        with held_lock:
+            for job in jobs:
+                held[job["id"]] = job
+        for job in jobs:
+            if stop.is_set():
+                break
+            process(job)
+        last_job = time.monotonic()
+
+    # Shutdown: give back everything claimed but not finished, without spending an attempt.
+    with held_lock:
+        leftovers = list(held.values())
+    for job in leftovers:
+        finish(job, "release", {}, "released")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+-- Cancel a job nobody holds: PENDING moves to the archive as CANCELLED at once.
+WITH moved AS (
+    DELETE FROM readpast_job
+    WHERE id = :id
+      AND status = 0
+    RETURNING *
+)
+INSERT INTO readpast_job_archive (
+    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
+    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
+    started_at, updated_at, finished_at
+)
+SELECT id, queue, type, payload, tags, idempotency_key, priority, 5, attempt, max_attempts,
+       due_at, worker_id, progress, last_error, NULL, created_by, :modified_by, created_at,
+       started_at, now(), now()
+FROM moved
+RETURNING *

@@ -1,0 +1,25 @@
+-- Batch acknowledgement: every item whose lease is held moves to the archive as SUCCEEDED,
+-- in one statement. :items is a JSON array of {"id", "lease_id", "result" (JSON text or null)}.
+-- Returns the ids that were completed; the caller classifies the rest.
+WITH items AS (
+    SELECT x.id, x.lease_id, x.result
+    FROM jsonb_to_recordset(CAST(:items AS jsonb)) AS x(id bigint, lease_id uuid, result text)
+),
+moved AS (
+    DELETE FROM readpast_job AS j
+    USING items AS i
+    WHERE j.id = i.id
+      AND j.lease_id = i.lease_id
+      AND j.status IN (1, 2)
+    RETURNING j.*, i.result AS new_result
+)
+INSERT INTO readpast_job_archive (
+    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
+    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
+    started_at, updated_at, finished_at
+)
+SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
+       due_at, worker_id, progress, last_error, new_result, created_by, modified_by, created_at,
+       started_at, now(), now()
+FROM moved
+RETURNING id

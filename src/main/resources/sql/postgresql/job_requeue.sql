@@ -1,0 +1,21 @@
+-- A DEAD or CANCELLED job goes back to the hot table as PENDING, due now, attempts reset,
+-- keeping its id; :payload (JSON text) replaces the payload when given.
+WITH from_dead AS (
+    DELETE FROM readpast_job_dead WHERE id = :id RETURNING *
+),
+from_archive AS (
+    DELETE FROM readpast_job_archive WHERE id = :id AND status = 5 RETURNING *
+),
+source AS (
+    SELECT * FROM from_dead
+    UNION ALL
+    SELECT * FROM from_archive
+)
+INSERT INTO readpast_job (
+    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
+    due_at, last_error, created_by, modified_by, created_at, updated_at
+)
+SELECT id, queue, type, COALESCE(:payload, payload), tags, idempotency_key, priority, 0, 0,
+       max_attempts, now(), last_error, created_by, :modified_by, created_at, now()
+FROM source
+RETURNING *

@@ -1,0 +1,8 @@
+-- POST /queues/{name}/pause and /resume: set the flag, keeping the other settings; creates
+-- the queue row when missing.
+INSERT INTO readpast_queue (name, paused, updated_at)
+VALUES (:name, :paused, now())
+ON CONFLICT (name) DO UPDATE
+SET paused = EXCLUDED.paused,
+    updated_at = now()
+RETURNING name

@@ -1,0 +1,63 @@
+package io.readpast;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+/** The retention sweeper deletes finished jobs past a (here very short) retention. */
+@QuarkusTest
+@TestProfile(RetentionTest.ShortRetention.class)
+class RetentionTest {
+
+    public static class ShortRetention implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "readpast.retention.succeeded", "PT2S",
+                    "readpast.retention.dead", "PT4S",
+                    "readpast.retention.interval", "1s",
+                    "readpast.retention.batch", "2");
+        }
+    }
+
+    @BeforeEach
+    void clean() {
+        TestDb.clean();
+    }
+
+    @Test
+    void finishedJobsAreDeletedAfterTheirRetentionAndLiveOnesStay() {
+        String[] done = new String[5];
+        for (int i = 0; i < done.length; i++) {
+            done[i] = JobLifecycleTest.enqueue(Map.of("queue", "ret", "type", "t"));
+            JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("ret")));
+            given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId")))
+                    .when().post("/jobs/" + done[i] + "/complete").then().statusCode(200);
+        }
+        String dead = JobLifecycleTest.enqueue(Map.of("queue", "ret", "type", "t"));
+        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("ret")));
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "retryable", false))
+                .when().post("/jobs/" + dead + "/fail").then().statusCode(200);
+        String live = JobLifecycleTest.enqueue(Map.of("queue", "ret", "type", "t", "delaySeconds", 3600));
+
+        // more rows than one batch (2): the sweeper keeps going until a batch comes back short
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() ->
+                TestDb.count("SELECT count(*) FROM readpast_job_archive") == 0);
+        given().when().get("/jobs/" + done[0]).then().statusCode(404);
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() ->
+                TestDb.count("SELECT count(*) FROM readpast_job_dead") == 0);
+        given().when().get("/jobs/" + live).then().statusCode(200).body("status", equalTo("PENDING"));
+    }
+}

@@ -78,6 +78,7 @@ SET
         SYSUTCDATETIME()
     ),
     t.heartbeat_at = NULL,
+    t.modified_by = COALESCE(@modified_by, t.modified_by),
     t.updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id INTO @claimed (id)
 FROM readpast_job AS t WITH (ROWLOCK)

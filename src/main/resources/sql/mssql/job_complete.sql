@@ -61,7 +61,7 @@ INSERT INTO readpast_job_archive (
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 3, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, @result, m.created_by,
-    m.modified_by, m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME()
+    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME()
 FROM @moved AS m;
 
 SELECT a.*

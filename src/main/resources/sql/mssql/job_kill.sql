@@ -64,7 +64,7 @@ INSERT INTO readpast_job_dead (
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 4, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, @error, NULL, m.created_by,
-    m.modified_by, m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME()
+    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME()
 FROM @moved AS m;
 
 SELECT d.*

@@ -16,6 +16,7 @@ SET
     lease_seconds = NULL,
     lease_expires_at = NULL,
     heartbeat_at = NULL,
+    modified_by = COALESCE(@modified_by, modified_by),
     updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id INTO @updated (id)
 WHERE id = @id

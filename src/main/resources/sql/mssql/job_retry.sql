@@ -22,6 +22,7 @@ SET
     lease_expires_at = NULL,
     heartbeat_at = NULL,
     last_error = @error,
+    modified_by = COALESCE(@modified_by, modified_by),
     updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id INTO @updated (id)
 WHERE id = @id

@@ -15,7 +15,7 @@ INSERT INTO readpast_job_archive (
     started_at, updated_at, finished_at
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 5, attempt, max_attempts,
-       due_at, worker_id, progress, COALESCE(:error, last_error), NULL, created_by, modified_by,
+       due_at, worker_id, progress, COALESCE(:error, last_error), NULL, created_by, COALESCE(:modified_by, modified_by),
        created_at, started_at, now(), now()
 FROM moved
 RETURNING *

@@ -45,6 +45,7 @@ SET status = 1,
     lease_expires_at = now() + COALESCE(CAST(:lease_seconds AS integer), p.queue_lease_seconds,
                                         CAST(:default_lease_seconds AS integer)) * interval '1 second',
     heartbeat_at = NULL,
+    modified_by = COALESCE(:modified_by, j.modified_by),
     updated_at = now()
 FROM picked AS p
 WHERE j.id = p.id

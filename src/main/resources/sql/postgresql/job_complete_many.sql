@@ -19,7 +19,7 @@ INSERT INTO readpast_job_archive (
     started_at, updated_at, finished_at
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
-       due_at, worker_id, progress, last_error, new_result, created_by, modified_by, created_at,
+       due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by), created_at,
        started_at, now(), now()
 FROM moved
 RETURNING id

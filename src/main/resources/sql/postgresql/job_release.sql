@@ -8,6 +8,7 @@ SET status = 0,
     lease_seconds = NULL,
     lease_expires_at = NULL,
     heartbeat_at = NULL,
+    modified_by = COALESCE(:modified_by, modified_by),
     updated_at = now()
 WHERE id = :id
   AND lease_id = CAST(:lease_id AS uuid)

@@ -2,11 +2,17 @@ package io.readpast.api;
 
 import io.readpast.config.ReadpastConfig;
 import io.readpast.core.Broker;
+import io.readpast.core.BrokerException;
+import io.readpast.security.Allowed;
+import io.readpast.security.Caller;
+import io.readpast.security.Role;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+
+import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -18,13 +24,16 @@ public class ClaimResource {
 
     private final Broker broker;
     private final ReadpastConfig config;
+    private final Caller caller;
 
-    public ClaimResource(Broker broker, ReadpastConfig config) {
+    public ClaimResource(Broker broker, ReadpastConfig config, Caller caller) {
         this.broker = broker;
         this.config = config;
+        this.caller = caller;
     }
 
     @POST
+    @Allowed(Role.WORKER)
     @Tag(name = "Workers")
     @Operation(summary = "Lease up to 'limit' claimable jobs",
             description = "Skips rows other claims hold; honours priority, due time, paused queues and maxWorkers. "
@@ -36,7 +45,19 @@ public class ClaimResource {
         Integer lease = Validate.optionalRange("leaseSeconds", b.leaseSeconds(),
                 config.limits().leaseMinSeconds(), config.limits().leaseMaxSeconds());
         var queues = Validate.queueList("queues", b.queues());
-        return new Responses.Claimed(broker.claim(workerId, queues, limit, lease).stream()
+        var scope = caller.queueScope();
+        if (scope != null) {
+            // a queue-scoped key claims only from its queues: all of them by default
+            if (queues == null) {
+                queues = List.copyOf(scope);
+            }
+            for (String q : queues) {
+                if (!scope.contains(q)) {
+                    throw BrokerException.forbiddenQueue(q);
+                }
+            }
+        }
+        return new Responses.Claimed(broker.claim(workerId, queues, limit, lease, caller.name()).stream()
                 .map(JobView::withLease).toList());
     }
 }

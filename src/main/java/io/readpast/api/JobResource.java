@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.core.Broker;
 import io.readpast.core.BrokerException;
+import io.readpast.security.Allowed;
+import io.readpast.security.Caller;
+import io.readpast.security.Role;
 import io.readpast.store.JobRow;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -42,20 +45,23 @@ public class JobResource {
     private final Broker broker;
     private final ReadpastConfig config;
     private final ObjectMapper mapper;
+    private final Caller caller;
 
-    public JobResource(Broker broker, ReadpastConfig config, ObjectMapper mapper) {
+    public JobResource(Broker broker, ReadpastConfig config, ObjectMapper mapper, Caller caller) {
         this.broker = broker;
         this.config = config;
         this.mapper = mapper;
+        this.caller = caller;
     }
 
     @POST
+    @Allowed(Role.PRODUCER)
     @Tag(name = "Producers")
     @Operation(summary = "Enqueue a job",
             description = "201 with the new job. With an idempotencyKey that a live (not finished) job holds, "
                     + "200 with that job and nothing is created.")
     public Response enqueue(Requests.Enqueue body) {
-        Broker.Enqueued e = broker.enqueue(toNewJob(Validate.body(body), null));
+        Broker.Enqueued e = broker.enqueue(toNewJob(Validate.body(body)));
         if (!e.created()) {
             return Response.ok(JobView.of(e.job())).header("Location", "/jobs/" + e.job().id()).build();
         }
@@ -64,6 +70,7 @@ public class JobResource {
 
     @POST
     @Path("/batch")
+    @Allowed(Role.PRODUCER)
     @Tag(name = "Producers")
     @Operation(summary = "Enqueue up to 1000 jobs in one transaction",
             description = "Answers per item, in order: 201 created, 200 an idempotency key matched a live job, "
@@ -80,10 +87,10 @@ public class JobResource {
                 if (node == null || !node.isObject()) {
                     throw BrokerException.invalid("Each job must be a JSON object.");
                 }
-                valid.add(toNewJob(mapper.treeToValue(node, Requests.Enqueue.class), null));
+                valid.add(toNewJob(mapper.treeToValue(node, Requests.Enqueue.class)));
                 validIndex.add(i);
             } catch (BrokerException e) {
-                results[i] = new Responses.ItemResult(i, null, 400, null, ProblemMappers.problem(e));
+                results[i] = new Responses.ItemResult(i, null, ProblemMappers.status(e), null, ProblemMappers.problem(e));
             } catch (JsonProcessingException e) {
                 results[i] = new Responses.ItemResult(i, null, 400, null, new Problem(
                         "urn:readpast:problem:malformed-json", "Malformed item", 400, ProblemMappers.describe(e), null));
@@ -101,6 +108,7 @@ public class JobResource {
 
     @POST
     @Path("/complete")
+    @Allowed(Role.WORKER)
     @Tag(name = "Workers")
     @Operation(summary = "Complete up to 1000 leased jobs in one round trip",
             description = "Answers per item, in order: 200 completed, 404 no such job, 409 lease not held, 400 invalid.")
@@ -123,14 +131,13 @@ public class JobResource {
                 valid.add(new CompleteItem(id, lease, result));
                 validIndex.add(i);
             } catch (BrokerException e) {
-                int status = e.kind() == BrokerException.Kind.NOT_FOUND ? 404 : 400;
-                results[i] = new Responses.ItemResult(i, null, status, null, ProblemMappers.problem(e));
+                results[i] = new Responses.ItemResult(i, null, ProblemMappers.status(e), null, ProblemMappers.problem(e));
             } catch (JsonProcessingException e) {
                 results[i] = new Responses.ItemResult(i, null, 400, null, new Problem(
                         "urn:readpast:problem:malformed-json", "Malformed item", 400, ProblemMappers.describe(e), null));
             }
         }
-        List<Broker.Completion> done = broker.completeMany(valid);
+        List<Broker.Completion> done = broker.completeMany(valid, caller.name());
         for (int k = 0; k < done.size(); k++) {
             Broker.Completion c = done.get(k);
             int i = validIndex.get(k);
@@ -172,7 +179,7 @@ public class JobResource {
                     + "(its worker sees it on the next heartbeat) and becomes CANCELLED when the worker fails or "
                     + "releases it, or its lease expires. 409 for a SUCCEEDED or DEAD job.")
     public JobView cancel(@PathParam("id") String id) {
-        return JobView.of(broker.cancel(Validate.jobId(id), null));
+        return JobView.of(broker.cancel(Validate.jobId(id), caller.name()));
     }
 
     @POST
@@ -183,7 +190,7 @@ public class JobResource {
     public JobView requeue(@PathParam("id") String id, Requests.Requeue body) {
         long jobId = Validate.jobId(id);
         String payload = body == null || body.payload() == null ? null : jsonText("payload", body.payload());
-        return JobView.of(broker.requeue(jobId, payload, null));
+        return JobView.of(broker.requeue(jobId, payload, caller.name()));
     }
 
     @DELETE
@@ -198,14 +205,22 @@ public class JobResource {
 
     @GET
     @Path("/{id}")
+    @Allowed(Role.PRODUCER)
     @Tag(name = "Producers")
     @Operation(summary = "Read a job, wherever it lives (pending, running, archived or dead)")
     public JobView get(@PathParam("id") String id) {
-        return JobView.of(broker.get(Validate.jobId(id)));
+        long jobId = Validate.jobId(id);
+        JobRow row = broker.get(jobId);
+        if (!caller.mayUseQueue(row.queue())) {
+            // a queue-scoped key cannot tell other queues' jobs from missing ones
+            throw BrokerException.jobNotFound(jobId);
+        }
+        return JobView.of(row);
     }
 
     @POST
     @Path("/{id}/heartbeat")
+    @Allowed(Role.WORKER)
     @Tag(name = "Workers")
     @Operation(summary = "Extend a lease; the first heartbeat marks the job PROCESSING")
     public Responses.HeartbeatAck heartbeat(@PathParam("id") String id, Requests.Heartbeat body) {
@@ -221,6 +236,7 @@ public class JobResource {
 
     @POST
     @Path("/{id}/complete")
+    @Allowed(Role.WORKER)
     @Tag(name = "Workers")
     @Operation(summary = "Report success; the job becomes SUCCEEDED")
     public JobView complete(@PathParam("id") String id, Requests.Complete body) {
@@ -228,11 +244,12 @@ public class JobResource {
         Requests.Complete b = Validate.body(body);
         String leaseId = Validate.leaseId(b.leaseId());
         String result = b.result() == null ? null : jsonText("result", b.result());
-        return JobView.of(broker.complete(jobId, leaseId, result));
+        return JobView.of(broker.complete(jobId, leaseId, result, caller.name()));
     }
 
     @POST
     @Path("/{id}/fail")
+    @Allowed(Role.WORKER)
     @Tag(name = "Workers")
     @Operation(summary = "Report failure; retried after a backoff, or DEAD when attempts are used up")
     public JobView fail(@PathParam("id") String id, Requests.Fail body) {
@@ -245,22 +262,27 @@ public class JobResource {
         }
         Long after = Validate.optionalRange("retryAfterSeconds", b.retryAfterSeconds(), 0L, MAX_DELAY_SECONDS);
         boolean retryable = b.retryable() == null || b.retryable();
-        return JobView.of(broker.fail(jobId, leaseId, error, retryable, after == null ? null : Duration.ofSeconds(after)));
+        return JobView.of(broker.fail(jobId, leaseId, error, retryable, after == null ? null : Duration.ofSeconds(after),
+                caller.name()));
     }
 
     @POST
     @Path("/{id}/release")
+    @Allowed(Role.WORKER)
     @Tag(name = "Workers")
     @Operation(summary = "Give a leased job back unworked, without spending an attempt")
     public JobView release(@PathParam("id") String id, Requests.Release body) {
         long jobId = Validate.jobId(id);
         String leaseId = Validate.leaseId(Validate.body(body).leaseId());
-        return JobView.of(broker.release(jobId, leaseId));
+        return JobView.of(broker.release(jobId, leaseId, caller.name()));
     }
 
     /** Validates one enqueue request and turns it into the broker's command. */
-    Broker.NewJobRequest toNewJob(Requests.Enqueue b, String createdBy) {
+    Broker.NewJobRequest toNewJob(Requests.Enqueue b) {
         String queue = Validate.queueName("queue", b.queue());
+        if (!caller.mayUseQueue(queue)) {
+            throw BrokerException.forbiddenQueue(queue);
+        }
         String type = Validate.typeName(b.type());
         String payload = b.payload() == null ? "null" : jsonText("payload", b.payload());
         int priority = b.priority() == null ? 0 : b.priority();
@@ -282,7 +304,7 @@ public class JobResource {
         Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
         String key = Validate.text("idempotencyKey", b.idempotencyKey(), Validate.NAME_MAX, false);
         return new Broker.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
-                delaySeconds * 1000, createdBy);
+                delaySeconds * 1000, caller.name());
     }
 
     private String tagsJson(List<String> tags) {

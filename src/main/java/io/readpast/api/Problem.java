@@ -11,7 +11,7 @@ public record Problem(String type, String title, int status, String detail, Stri
     public static final String MEDIA_TYPE = "application/problem+json";
 
     /** {@code type} is a full type URI, a short slug (made a urn:readpast:problem: URI), or null (about:blank). */
-    static Response response(int status, String type, String title, String detail, String instance) {
+    public static Response response(int status, String type, String title, String detail, String instance) {
         if (type == null) {
             type = "about:blank";
         } else if (!type.contains(":")) {

@@ -35,6 +35,7 @@ public class ProblemMappers {
             case INVALID -> 400;
             case NOT_FOUND -> 404;
             case LEASE_CONFLICT, STATE_CONFLICT -> 409;
+            case FORBIDDEN -> 403;
         };
     }
 
@@ -45,12 +46,14 @@ public class ProblemMappers {
             case NOT_FOUND -> "not-found";
             case LEASE_CONFLICT -> "lease-conflict";
             case STATE_CONFLICT -> "state-conflict";
+            case FORBIDDEN -> "forbidden";
         };
         String title = switch (e.kind()) {
             case INVALID -> "Invalid request";
             case NOT_FOUND -> "Not found";
             case LEASE_CONFLICT -> "Lease not held";
             case STATE_CONFLICT -> "Conflict";
+            case FORBIDDEN -> "Forbidden";
         };
         return new Problem("urn:readpast:problem:" + slug, title, status(e), e.getMessage(), null);
     }

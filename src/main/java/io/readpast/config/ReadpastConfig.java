@@ -20,6 +20,21 @@ public interface ReadpastConfig {
 
     Retention retention();
 
+    Auth auth();
+
+    /** API keys (README "Security"). */
+    interface Auth {
+        /** READPAST_AUTH_ENABLED: false turns authentication off (with a warning at start-up). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** READPAST_API_KEYS: comma-separated {@code name:role[+role]:sha256hex[:queues=a|b]}. */
+        Optional<String> keys();
+
+        /** READPAST_API_KEYS_FILE: a file with more keys in the same format (one per line or comma-separated). */
+        Optional<String> keysFile();
+    }
+
     /** Deploy-time database: READPAST_DB_URL / _USERNAME / _PASSWORD. */
     interface Db {
         Optional<String> url();

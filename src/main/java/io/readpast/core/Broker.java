@@ -88,16 +88,16 @@ public class Broker {
     }
 
     /** Leases jobs; a null lease length takes the queue's default, else the broker's. */
-    public List<JobRow> claim(String workerId, List<String> queues, int limit, Integer leaseSeconds) {
-        return store.jobClaim(workerId, queues, limit, leaseSeconds, config.defaults().leaseSeconds());
+    public List<JobRow> claim(String workerId, List<String> queues, int limit, Integer leaseSeconds, String by) {
+        return store.jobClaim(workerId, queues, limit, leaseSeconds, config.defaults().leaseSeconds(), by);
     }
 
     public JobRow heartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {
         return store.jobHeartbeat(id, leaseId, leaseSeconds, progress).orElseThrow(() -> lost(id));
     }
 
-    public JobRow complete(long id, String leaseId, String result) {
-        return store.jobComplete(id, leaseId, result).orElseThrow(() -> lost(id));
+    public JobRow complete(long id, String leaseId, String result, String by) {
+        return store.jobComplete(id, leaseId, result, by).orElseThrow(() -> lost(id));
     }
 
     /** Per-item outcome of a batch completion: the HTTP-like status and the job or the reason. */
@@ -105,8 +105,8 @@ public class Broker {
     }
 
     /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
-    public List<Completion> completeMany(List<io.readpast.store.CompleteItem> items) {
-        java.util.Set<Long> done = items.isEmpty() ? java.util.Set.of() : store.jobCompleteMany(items);
+    public List<Completion> completeMany(List<io.readpast.store.CompleteItem> items, String by) {
+        java.util.Set<Long> done = items.isEmpty() ? java.util.Set.of() : store.jobCompleteMany(items, by);
         List<Completion> out = new java.util.ArrayList<>(items.size());
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (io.readpast.store.CompleteItem item : items) {
@@ -120,10 +120,10 @@ public class Broker {
     }
 
     /** Gives a job back unworked; a cancel-requested job becomes CANCELLED instead. */
-    public JobRow release(long id, String leaseId) {
-        Optional<JobRow> released = store.jobRelease(id, leaseId);
+    public JobRow release(long id, String leaseId, String by) {
+        Optional<JobRow> released = store.jobRelease(id, leaseId, by);
         if (released.isEmpty()) {
-            released = store.jobCancelLeased(id, leaseId, null, false);
+            released = store.jobCancelLeased(id, leaseId, null, false, by);
         }
         return released.orElseThrow(() -> lost(id));
     }
@@ -205,12 +205,12 @@ public class Broker {
      * The holder reports a failure: back to PENDING after a backoff (or {@code retryAfter}),
      * or DEAD when the attempts are used up or the error is not retryable.
      */
-    public JobRow fail(long id, String leaseId, String error, boolean retryable, Duration retryAfter) {
+    public JobRow fail(long id, String leaseId, String error, boolean retryable, Duration retryAfter, String by) {
         JobRow job = store.jobGet(id).orElseThrow(() -> BrokerException.jobNotFound(id));
         if (job.leaseId() == null || !job.leaseId().equalsIgnoreCase(leaseId)) {
             throw BrokerException.leaseConflict(id);
         }
-        return settleFailure(job, error, retryable, retryAfter, false).orElseThrow(() -> lost(id));
+        return settleFailure(job, error, retryable, retryAfter, false, by).orElseThrow(() -> lost(id));
     }
 
     /**
@@ -224,7 +224,7 @@ public class Broker {
         int settled = 0;
         for (JobRow job : store.jobListExpired(batch)) {
             String error = "lease expired" + (job.workerId() == null ? "" : " (worker " + job.workerId() + ")");
-            if (settleFailure(job, error, true, null, true).isPresent()) {
+            if (settleFailure(job, error, true, null, true, null).isPresent()) {
                 settled++;
             }
         }
@@ -240,23 +240,23 @@ public class Broker {
      * back to PENDING after the queue's (or the broker's) backoff.
      */
     private Optional<JobRow> settleFailure(JobRow job, String error, boolean retryable, Duration retryAfter,
-                                           boolean expiredOnly) {
+                                           boolean expiredOnly, String by) {
         if (job.cancelRequested()) {
-            return store.jobCancelLeased(job.id(), job.leaseId(), error, expiredOnly);
+            return store.jobCancelLeased(job.id(), job.leaseId(), error, expiredOnly, by);
         }
         boolean dead = !retryable || job.attempt() >= job.maxAttempts();
         if (dead) {
-            return store.jobKill(job.id(), job.leaseId(), error, expiredOnly);
+            return store.jobKill(job.id(), job.leaseId(), error, expiredOnly, by);
         }
         Duration base = job.queueBackoffBaseMs() != null
                 ? Duration.ofMillis(job.queueBackoffBaseMs()) : config.defaults().backoffBase();
         Duration cap = job.queueBackoffCapMs() != null
                 ? Duration.ofMillis(job.queueBackoffCapMs()) : config.defaults().backoffCap();
         long delayMs = retryAfter != null ? retryAfter.toMillis() : RetryPolicy.delayMs(job.attempt(), base, cap);
-        Optional<JobRow> retried = store.jobRetry(job.id(), job.leaseId(), delayMs, error, expiredOnly);
+        Optional<JobRow> retried = store.jobRetry(job.id(), job.leaseId(), delayMs, error, expiredOnly, by);
         if (retried.isEmpty()) {
             // a cancel may have been requested since the job was read
-            retried = store.jobCancelLeased(job.id(), job.leaseId(), error, expiredOnly);
+            retried = store.jobCancelLeased(job.id(), job.leaseId(), error, expiredOnly, by);
         }
         return retried;
     }

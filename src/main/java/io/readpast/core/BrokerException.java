@@ -11,7 +11,9 @@ public class BrokerException extends RuntimeException {
         /** 409: the caller does not hold the lease (wrong, stale or released lease id). */
         LEASE_CONFLICT,
         /** 409: the job is not in a state that allows the operation. */
-        STATE_CONFLICT
+        STATE_CONFLICT,
+        /** 403: the caller's key may not use this queue. */
+        FORBIDDEN
     }
 
     private final Kind kind;
@@ -27,6 +29,10 @@ public class BrokerException extends RuntimeException {
 
     public static BrokerException invalid(String message) {
         return new BrokerException(Kind.INVALID, message);
+    }
+
+    public static BrokerException forbiddenQueue(String queue) {
+        return new BrokerException(Kind.FORBIDDEN, "This API key may not use queue '" + queue + "'.");
     }
 
     public static BrokerException jobNotFound(long id) {

@@ -17,9 +17,9 @@ public class Startup {
 
     private static final Logger LOG = Logger.getLogger(Startup.class);
 
-    void onStart(@Observes StartupEvent event, Database database) {
+    void onStart(@Observes StartupEvent event, Database database, io.readpast.security.ApiKeys keys) {
         try {
-            database.start();
+            keys.init(database.start());
         } catch (Database.StartupFailure e) {
             LOG.error("Readpast cannot start: " + e.getMessage());
             if (LaunchMode.current() == LaunchMode.TEST) {

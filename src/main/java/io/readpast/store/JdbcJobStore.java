@@ -102,7 +102,7 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public List<JobRow> jobClaim(String workerId, List<String> queues, int limit, Integer leaseSeconds,
-                                 int defaultLeaseSeconds) {
+                                 int defaultLeaseSeconds, String by) {
         String queuesJson = queues == null ? null : json(queues);
         return tx(c -> {
             // Serialise claims on capped queues only: lock their rows first, in a statement of
@@ -116,7 +116,8 @@ public final class JdbcJobStore implements JobStore {
                     .str("locked_queues", json(locked))
                     .integer("limit", limit)
                     .integer("lease_seconds", leaseSeconds)
-                    .integer("default_lease_seconds", defaultLeaseSeconds);
+                    .integer("default_lease_seconds", defaultLeaseSeconds)
+                    .str("modified_by", by);
             List<JobRow> claimed = new ArrayList<>(queryJobs(c, Stmt.JOB_CLAIM, p));
             claimed.sort(CLAIM_ORDER);
             return claimed;
@@ -131,13 +132,13 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public Optional<JobRow> jobComplete(long id, String leaseId, String result) {
-        Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("result", result);
+    public Optional<JobRow> jobComplete(long id, String leaseId, String result, String by) {
+        Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("result", result).str("modified_by", by);
         return tx(c -> single(queryJobs(c, Stmt.JOB_COMPLETE, p)));
     }
 
     @Override
-    public java.util.Set<Long> jobCompleteMany(List<CompleteItem> items) {
+    public java.util.Set<Long> jobCompleteMany(List<CompleteItem> items, String by) {
         List<Map<String, Object>> rows = new ArrayList<>(items.size());
         for (CompleteItem i : items) {
             Map<String, Object> m = new java.util.LinkedHashMap<>();
@@ -146,7 +147,7 @@ public final class JdbcJobStore implements JobStore {
             m.put("result", i.result());
             rows.add(m);
         }
-        Params p = Params.of().str("items", json(rows));
+        Params p = Params.of().str("items", json(rows)).str("modified_by", by);
         return tx(c -> new java.util.HashSet<>(query(c, Stmt.JOB_COMPLETE_MANY, p,
                 (rs, cols) -> rs.getLong(cols.get("id")))));
     }
@@ -164,9 +165,9 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public Optional<JobRow> jobCancelLeased(long id, String leaseId, String error, boolean expiredOnly) {
+    public Optional<JobRow> jobCancelLeased(long id, String leaseId, String error, boolean expiredOnly, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("error", error)
-                .bool("expired_only", expiredOnly);
+                .bool("expired_only", expiredOnly).str("modified_by", by);
         return tx(c -> single(queryJobs(c, Stmt.JOB_CANCEL_LEASED, p)));
     }
 
@@ -215,22 +216,23 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public Optional<JobRow> jobRetry(long id, String leaseId, long delayMs, String error, boolean expiredOnly) {
+    public Optional<JobRow> jobRetry(long id, String leaseId, long delayMs, String error, boolean expiredOnly,
+                                     String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).lng("delay_ms", delayMs)
-                .str("error", error).bool("expired_only", expiredOnly);
+                .str("error", error).bool("expired_only", expiredOnly).str("modified_by", by);
         return tx(c -> single(queryJobs(c, Stmt.JOB_RETRY, p)));
     }
 
     @Override
-    public Optional<JobRow> jobKill(long id, String leaseId, String error, boolean expiredOnly) {
+    public Optional<JobRow> jobKill(long id, String leaseId, String error, boolean expiredOnly, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId)
-                .str("error", error).bool("expired_only", expiredOnly);
+                .str("error", error).bool("expired_only", expiredOnly).str("modified_by", by);
         return tx(c -> single(queryJobs(c, Stmt.JOB_KILL, p)));
     }
 
     @Override
-    public Optional<JobRow> jobRelease(long id, String leaseId) {
-        Params p = Params.of().lng("id", id).str("lease_id", leaseId);
+    public Optional<JobRow> jobRelease(long id, String leaseId, String by) {
+        Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("modified_by", by);
         return tx(c -> single(queryJobs(c, Stmt.JOB_RELEASE, p)));
     }
 
@@ -269,6 +271,18 @@ public final class JdbcJobStore implements JobStore {
         tx(c -> query(c, Stmt.QUEUE_SET_PAUSED, Params.of().str("name", name).bool("paused", paused),
                 (rs, cols) -> Boolean.TRUE));
         return queueGet(name).orElseThrow(() -> new IllegalStateException("queue row missing after update"));
+    }
+
+    @Override
+    public List<StoredKey> apiKeyList() {
+        return tx(c -> query(c, Stmt.API_KEY_LIST, Params.of(), (rs, cols) -> new StoredKey(
+                rs.getString(cols.get("name")), rs.getString(cols.get("roles")), rs.getString(cols.get("digest")).strip())));
+    }
+
+    @Override
+    public boolean apiKeyInsert(StoredKey key) {
+        Params p = Params.of().str("name", key.name()).str("roles", key.roles()).str("digest", key.digest());
+        return tx(c -> !query(c, Stmt.API_KEY_INSERT, p, (rs, cols) -> rs.getString(1)).isEmpty());
     }
 
     // ---- plumbing --------------------------------------------------------------------------

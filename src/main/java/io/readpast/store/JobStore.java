@@ -6,6 +6,7 @@ import java.util.Optional;
 /**
  * Storage operations, one per named statement (noun first). Every lease-bound write is guarded
  * in SQL by job id, lease id and state: an empty result means the caller does not hold the lease.
+ * A {@code by} argument is the API key name recorded as modified_by (null keeps the previous one).
  */
 public interface JobStore {
 
@@ -36,16 +37,16 @@ public interface JobStore {
      * every queue; {@code leaseSeconds} null means the queue's default, else {@code defaultLeaseSeconds}.
      */
     List<JobRow> jobClaim(String workerId, List<String> queues, int limit, Integer leaseSeconds,
-                          int defaultLeaseSeconds);
+                          int defaultLeaseSeconds, String by);
 
     /** Extends the lease (LEASED becomes PROCESSING); null {@code leaseSeconds} keeps the claim's length. */
     Optional<JobRow> jobHeartbeat(long id, String leaseId, Integer leaseSeconds, String progress);
 
     /** Moves the job to the archive as SUCCEEDED. */
-    Optional<JobRow> jobComplete(long id, String leaseId, String result);
+    Optional<JobRow> jobComplete(long id, String leaseId, String result, String by);
 
     /** Completes every item whose lease is held, in one statement; returns their ids. */
-    java.util.Set<Long> jobCompleteMany(List<CompleteItem> items);
+    java.util.Set<Long> jobCompleteMany(List<CompleteItem> items, String by);
 
     /** A PENDING job becomes CANCELLED at once (moved to the archive). */
     Optional<JobRow> jobCancelPending(long id, String by);
@@ -54,7 +55,7 @@ public interface JobStore {
     Optional<JobRow> jobCancelRequest(long id, String by);
 
     /** A cancel-requested job comes back from its holder (or its lease expired): CANCELLED. */
-    Optional<JobRow> jobCancelLeased(long id, String leaseId, String error, boolean expiredOnly);
+    Optional<JobRow> jobCancelLeased(long id, String leaseId, String error, boolean expiredOnly, String by);
 
     /** A DEAD or CANCELLED job back to PENDING, attempts reset; {@code payload} null keeps it. */
     Optional<JobRow> jobRequeue(long id, String payload, String by);
@@ -75,13 +76,13 @@ public interface JobStore {
     int deadPurgeOld(long olderThanMs, int limit);
 
     /** Back to PENDING, due after {@code delayMs}. With {@code expiredOnly}, only if the lease has expired. */
-    Optional<JobRow> jobRetry(long id, String leaseId, long delayMs, String error, boolean expiredOnly);
+    Optional<JobRow> jobRetry(long id, String leaseId, long delayMs, String error, boolean expiredOnly, String by);
 
     /** Moves the job to the dead-letter table as DEAD. With {@code expiredOnly}, only if the lease has expired. */
-    Optional<JobRow> jobKill(long id, String leaseId, String error, boolean expiredOnly);
+    Optional<JobRow> jobKill(long id, String leaseId, String error, boolean expiredOnly, String by);
 
     /** Back to PENDING without spending an attempt. */
-    Optional<JobRow> jobRelease(long id, String leaseId);
+    Optional<JobRow> jobRelease(long id, String leaseId, String by);
 
     /** Leased or processing jobs whose lease has expired, oldest expiry first. */
     List<JobRow> jobListExpired(int limit);
@@ -93,4 +94,13 @@ public interface JobStore {
     List<QueueRow> queueList(boolean includeInactive);
 
     QueueRow queueSetPaused(String name, boolean paused);
+
+    /** A stored (generated) API key: name, roles ("admin", "producer+worker"), SHA-256 hex digest. */
+    record StoredKey(String name, String roles, String digest) {
+    }
+
+    List<StoredKey> apiKeyList();
+
+    /** Stores a generated key unless one of that name exists; true when this call stored it. */
+    boolean apiKeyInsert(StoredKey key);
 }

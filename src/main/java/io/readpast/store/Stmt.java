@@ -32,7 +32,9 @@ public enum Stmt {
     QUEUE_UPSERT,
     QUEUE_GET,
     QUEUE_LIST,
-    QUEUE_SET_PAUSED;
+    QUEUE_SET_PAUSED,
+    API_KEY_LIST,
+    API_KEY_INSERT;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

@@ -1,0 +1,63 @@
+package io.readpast.security;
+
+import io.readpast.api.Problem;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+import java.lang.reflect.Method;
+
+/**
+ * Authenticates every API call ({@code Authorization: Bearer <key>}) and checks the method's
+ * {@link Allowed} roles before the resource runs, so neither answer depends on whether a job
+ * exists: 401 without a valid key, 403 for a key without the role. Health, metrics and the
+ * OpenAPI document are not API resources and stay open.
+ */
+public class AuthFilter {
+
+    private final ApiKeys keys;
+    private final Caller caller;
+
+    public AuthFilter(ApiKeys keys, Caller caller) {
+        this.keys = keys;
+        this.caller = caller;
+    }
+
+    @ServerRequestFilter
+    public Response authenticate(ContainerRequestContext ctx, ResourceInfo info) {
+        if (!keys.enabled()) {
+            return null;
+        }
+        String header = ctx.getHeaderString("Authorization");
+        String presented = null;
+        if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            presented = header.substring(7).strip();
+        }
+        ApiKey key = keys.authenticate(presented);
+        String path = "/" + ctx.getUriInfo().getPath().replaceFirst("^/", "");
+        if (key == null) {
+            Response r = Problem.response(401, "unauthorized", "Unauthorized",
+                    header == null ? "Send an API key as 'Authorization: Bearer <key>'."
+                            : "The API key was not accepted.", path);
+            return Response.fromResponse(r).header("WWW-Authenticate", "Bearer realm=\"readpast\"").build();
+        }
+        Method method = info.getResourceMethod();
+        Allowed allowed = method == null ? null : method.getAnnotation(Allowed.class);
+        if (allowed == null && method != null) {
+            allowed = method.getDeclaringClass().getAnnotation(Allowed.class);
+        }
+        boolean ok = key.has(Role.ADMIN);
+        if (!ok && allowed != null) {
+            for (Role r : allowed.value()) {
+                ok |= key.has(r);
+            }
+        }
+        if (!ok) {
+            return Problem.response(403, "forbidden", "Forbidden",
+                    "The key '" + key.name() + "' does not have a role allowed to do this.", path);
+        }
+        caller.set(key);
+        return null;
+    }
+}

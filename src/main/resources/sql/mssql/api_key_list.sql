@@ -1,0 +1,8 @@
+-- Keys the broker generated itself (digests only).
+SET NOCOUNT ON;
+SELECT
+    name,
+    roles,
+    digest
+FROM readpast_api_key
+ORDER BY name;

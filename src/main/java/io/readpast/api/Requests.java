@@ -14,7 +14,7 @@ public final class Requests {
                           String runAt, List<String> tags, Integer maxAttempts, String idempotencyKey) {
     }
 
-    public record Claim(String workerId, List<String> queues, Integer limit, Integer leaseSeconds) {
+    public record Claim(String workerId, List<String> queues, Integer limit, Integer leaseSeconds, Integer waitSeconds) {
     }
 
     public record Progress(Integer percent, String message) {

@@ -36,15 +36,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * One of three brokers is killed with SIGKILL mid-load (DESIGN.md section 4, invariant 4).
- * Workers move to another instance on connection errors; every job still completes exactly
- * once, and a lease the dead broker handed out but never delivered returns to the queue when it
- * expires, never staying LEASED past its expiry.
+ * Workers move to another instance on connection errors; two "sidecar" workers that live on the
+ * killed broker's host die with it, abandoning the jobs they hold. Every job still completes
+ * exactly once: the abandoned leases (and any the dead broker handed out but never delivered)
+ * return to the queue when they expire, and no job stays LEASED past its expiry.
  */
 class BrokerCrashIT {
 
     private static final int BROKERS = 3;
     private static final int JOBS = 3000;
     private static final int WORKERS = 9;
+    private static final int SIDECARS = 2;
     private static final int LEASE_SECONDS = 5;
     private static final String QUEUE = "bc";
     private static final String STUCK_SQL = "SELECT count(*) FROM readpast_job WHERE status IN (1, 2) "
@@ -89,7 +91,9 @@ class BrokerCrashIT {
         AtomicLong stuckSamples = new AtomicLong();
 
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-        ExecutorService pool = Executors.newFixedThreadPool(WORKERS);
+        ExecutorService pool = Executors.newFixedThreadPool(WORKERS + SIDECARS);
+        Set<Long> orphans = ConcurrentHashMap.newKeySet();
+        AtomicInteger[] holding = new AtomicInteger[SIDECARS];
         Connection sampleConn = FaultDb.connect();
         long start = System.nanoTime();
         long killedAt;
@@ -116,8 +120,21 @@ class BrokerCrashIT {
                 }));
             }
 
-            await("a third of the jobs done").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> completed.get() >= JOBS / 3 || workers.stream().anyMatch(Future::isDone));
+            List<Future<?>> sidecars = new ArrayList<>();
+            for (int s = 0; s < SIDECARS; s++) {
+                String workerId = "bc-sidecar" + s;
+                AtomicInteger held = holding[s] = new AtomicInteger();
+                sidecars.add(pool.submit(() -> {
+                    sidecar(api, workerId, stop, held, orphans, completed, completedBy200, problems);
+                    return null;
+                }));
+            }
+
+            // Kill when a third is done and both sidecars are in the middle of their work.
+            await("a third of the jobs done").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(2))
+                    .until(() -> completed.get() >= JOBS / 3 && holding[0].get() > 0 && holding[1].get() > 0
+                            || workers.stream().anyMatch(Future::isDone)
+                            || sidecars.stream().anyMatch(Future::isDone));
             BrokerProcess victim = brokers.get(0);
             int doneAtKill = completed.get();
             exit = victim.kill();
@@ -133,6 +150,7 @@ class BrokerCrashIT {
             stuckMax.accumulateAndGet(FaultDb.count(sampleConn, STUCK_SQL), Math::max);
             stop.set(true);
             Load.join(workers, 60);
+            Load.join(sidecars, 60);
         } finally {
             stop.set(true);
             Load.stop(pool);
@@ -141,11 +159,15 @@ class BrokerCrashIT {
         }
 
         long reclaimed = FaultDb.count("SELECT count(*) FROM readpast_job_archive WHERE attempt > 1");
+        String orphanList = orphans.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse("0");
+        long orphansRetried = FaultDb.count("SELECT count(*) FROM readpast_job_archive WHERE attempt = 2 "
+                + "AND worker_id LIKE 'bc-w%' AND id IN (" + orphanList + ")");
         System.out.printf("BrokerCrashIT: jobs=%d seconds=%.1f (%.1f after the kill) jobs/s=%.0f connectionErrors=%d "
-                        + "409sAfterRetriedComplete=%d jobsReturnedByLeaseExpiry=%d stuckLeaseSamples=%d "
+                        + "409sAfterRetriedComplete=%d abandonedBySidecars=%d jobsReturnedByLeaseExpiry=%d stuckLeaseSamples=%d "
                         + "maxStuckLeases=%d%n",
                 JOBS, (end - start) / 1e9, (end - killedAt) / 1e9, JOBS / ((end - start) / 1e9),
-                connectionErrors.get(), conflictsAfterRetry.get(), reclaimed, stuckSamples.get(), stuckMax.get());
+                connectionErrors.get(), conflictsAfterRetry.get(), orphans.size(), reclaimed, stuckSamples.get(),
+                stuckMax.get());
 
         assertEquals(137, exit, "the broker died of SIGKILL");
         assertTrue(brokers.get(1).alive() && brokers.get(2).alive(), "the other brokers keep running");
@@ -162,6 +184,9 @@ class BrokerCrashIT {
         List<Long> twice = completedBy200.entrySet().stream().filter(e -> e.getValue().get() > 1)
                 .map(Map.Entry::getKey).toList();
         assertEquals(List.of(), twice, "jobs whose completion was acknowledged (200) twice");
+        assertTrue(orphans.size() > 0, "the sidecars died holding jobs");
+        assertEquals(orphans.size(), orphansRetried,
+                "every job abandoned with the dead broker came back and was finished by another worker");
         assertTrue(stuckSamples.get() > 10, "stuck-lease sampler ran " + stuckSamples.get() + " times");
         assertEquals(0, stuckMax.get(), "jobs LEASED/PROCESSING more than 5 s past their lease expiry");
     }
@@ -208,6 +233,66 @@ class BrokerCrashIT {
                     // The first attempt may have completed it before the broker died: checked at the end
                     // (every job archived exactly once).
                     conflictsAfterRetry.incrementAndGet();
+                } else {
+                    problems.add(workerId + " complete item " + items.get(i) + " answered " + results.get(i));
+                }
+            }
+        }
+    }
+
+    /**
+     * A worker on the same host as broker 0, talking only to it; it "works" 100 ms per batch. When
+     * the broker dies it dies too: the jobs it holds are abandoned with their leases.
+     */
+    private static void sidecar(Api api, String workerId, AtomicBoolean stop, AtomicInteger holding,
+                                Set<Long> orphans, AtomicInteger completed, Map<Long, AtomicInteger> completedBy200,
+                                ConcurrentLinkedQueue<String> problems) {
+        URI base = brokers.uri(0);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(6);
+        for (int round = 0; round < 100_000 && !stop.get() && System.nanoTime() < deadline; round++) {
+            Api.Reply claim;
+            try {
+                claim = api.post(base, "claim", Map.of("workerId", workerId, "queues", List.of(QUEUE),
+                        "limit", 10, "leaseSeconds", LEASE_SECONDS));
+            } catch (IOException e) {
+                return; // the host is gone; whatever that claim leased is the sweeper's
+            }
+            if (claim.status() != 200) {
+                problems.add(workerId + " claim answered " + claim);
+                continue;
+            }
+            JsonNode jobs = claim.body().get("jobs");
+            if (jobs.isEmpty()) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // poll interval of an idle worker
+                continue;
+            }
+            List<Map<String, Object>> items = new ArrayList<>();
+            for (JsonNode j : jobs) {
+                items.add(Map.of("id", j.get("id").asText(), "leaseId", j.get("leaseId").asText()));
+            }
+            holding.set(items.size());
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100)); // the work itself
+            holding.set(0);
+            Api.Reply done;
+            try {
+                done = api.post(base, "jobs/complete", Map.of("items", items));
+            } catch (java.net.ConnectException e) {
+                // Never reached the broker: these leases are abandoned for sure.
+                items.forEach(i -> orphans.add(Long.parseLong((String) i.get("id"))));
+                return;
+            } catch (IOException e) {
+                return; // may or may not have completed them; the end check covers both
+            }
+            if (done.status() != 200) {
+                problems.add(workerId + " complete answered " + done);
+                continue;
+            }
+            JsonNode results = done.body().get("results");
+            for (int i = 0; i < items.size(); i++) {
+                if (results.get(i).get("status").asInt() == 200) {
+                    completed.incrementAndGet();
+                    completedBy200.computeIfAbsent(Long.parseLong((String) items.get(i).get("id")),
+                            k -> new AtomicInteger()).incrementAndGet();
                 } else {
                     problems.add(workerId + " complete item " + items.get(i) + " answered " + results.get(i));
                 }

@@ -1,7 +1,8 @@
 package io.readpast.api;
 
 import io.readpast.config.ReadpastConfig;
-import io.readpast.core.Broker;
+import io.readpast.core.LongPollClaims;
+import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.readpast.core.BrokerException;
 import io.readpast.security.Allowed;
 import io.readpast.security.Caller;
@@ -22,17 +23,18 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Consumes(MediaType.APPLICATION_JSON)
 public class ClaimResource {
 
-    private final Broker broker;
     private final ReadpastConfig config;
     private final Caller caller;
+    private final LongPollClaims claims;
 
-    public ClaimResource(Broker broker, ReadpastConfig config, Caller caller) {
-        this.broker = broker;
+    public ClaimResource(ReadpastConfig config, Caller caller, LongPollClaims claims) {
         this.config = config;
         this.caller = caller;
+        this.claims = claims;
     }
 
     @POST
+    @RunOnVirtualThread
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
     @Operation(summary = "Lease up to 'limit' claimable jobs",
@@ -57,7 +59,8 @@ public class ClaimResource {
                 }
             }
         }
-        return new Responses.Claimed(broker.claim(workerId, queues, limit, lease, caller.name()).stream()
+        int wait = Validate.range("waitSeconds", b.waitSeconds(), 0, 0, 30);
+        return new Responses.Claimed(claims.claim(workerId, queues, limit, lease, caller.name(), wait).stream()
                 .map(JobView::withLease).toList());
     }
 }

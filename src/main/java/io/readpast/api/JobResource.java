@@ -24,6 +24,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.net.URI;
@@ -59,7 +67,39 @@ public class JobResource {
     @Tag(name = "Producers")
     @Operation(summary = "Enqueue a job",
             description = "201 with the new job. With an idempotencyKey that a live (not finished) job holds, "
-                    + "200 with that job and nothing is created.")
+                    + "200 with that job and nothing is created. The job is due at once, after delaySeconds, or "
+                    + "at runAt (ISO-8601); its queue is created on first use. A queue-scoped key may enqueue "
+                    + "only into its queues (403)." + ApiDocs.ROLE_PRODUCER)
+    @RequestBody(required = true, description = "The job.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Enqueue.class),
+                    examples = {
+                            @ExampleObject(name = "minimal", summary = "Queue, type and payload",
+                                    value = ApiDocs.ENQUEUE_BODY_MINIMAL),
+                            @ExampleObject(name = "full", summary = "Priority, tags, attempts, idempotency key",
+                                    value = ApiDocs.ENQUEUE_BODY),
+                            @ExampleObject(name = "scheduled", summary = "Due at a given time",
+                                    value = ApiDocs.ENQUEUE_BODY_SCHEDULED)}))
+    @APIResponse(responseCode = "201", description = "Created: the new job, PENDING.",
+            headers = @Header(name = "Location", description = "/jobs/{id} of the new job",
+                    schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "created", value = ApiDocs.JOB_PENDING)))
+    @APIResponse(responseCode = "200", description = "A live job already holds the idempotencyKey: that job, "
+            + "unchanged; nothing was created.",
+            headers = @Header(name = "Location", description = "/jobs/{id} of the existing job",
+                    schema = @Schema(type = SchemaType.STRING)),
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "existing", value = ApiDocs.JOB_LEASED)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", description = "The key does not have the producer role, or is scoped to "
+            + "queues that do not include this one.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = {
+                            @ExampleObject(name = "role", value = ApiDocs.PROBLEM_FORBIDDEN_ROLE),
+                            @ExampleObject(name = "queue", value = ApiDocs.PROBLEM_FORBIDDEN_QUEUE)}))
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response enqueue(Requests.Enqueue body) {
         Broker.Enqueued e = broker.enqueue(toNewJob(Validate.body(body)));
         if (!e.created()) {
@@ -74,7 +114,21 @@ public class JobResource {
     @Tag(name = "Producers")
     @Operation(summary = "Enqueue up to 1000 jobs in one transaction",
             description = "Answers per item, in order: 201 created, 200 an idempotency key matched a live job, "
-                    + "400 with the reason. A bad item fails only itself.")
+                    + "400 with the reason, 403 a queue outside the key's scope. A bad item fails only itself; "
+                    + "the valid ones are enqueued together. The request as a whole gets 400 only when 'jobs' "
+                    + "is missing, empty or longer than readpast.limits.batch-max (1000 by default), or the body "
+                    + "is not JSON of this shape." + ApiDocs.ROLE_PRODUCER)
+    @RequestBody(required = true, description = "The jobs, each as for POST /jobs.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.EnqueueBatch.class),
+                    examples = @ExampleObject(name = "batch", value = ApiDocs.ENQUEUE_BATCH_BODY)))
+    @APIResponse(responseCode = "200", description = "One answer per item, in request order.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.BatchResult.class),
+                    examples = @ExampleObject(name = "mixed", value = ApiDocs.ENQUEUE_BATCH_RESULT)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Responses.BatchResult enqueueBatch(Requests.EnqueueBatch body) {
         List<JsonNode> items = Validate.body(body).jobs();
         Validate.batchSize("jobs", items, config.limits().batchMax());
@@ -111,7 +165,22 @@ public class JobResource {
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
     @Operation(summary = "Complete up to 1000 leased jobs in one round trip",
-            description = "Answers per item, in order: 200 completed, 404 no such job, 409 lease not held, 400 invalid.")
+            description = "Answers per item, in order: 200 completed, 404 no such job, 409 lease not held, 400 invalid. "
+                    + "Items are checked and answered on their own. The request as a whole gets 400 only when "
+                    + "'items' is missing, empty or longer than readpast.limits.batch-max (1000 by default), or "
+                    + "the body is not JSON of this shape." + ApiDocs.ROLE_WORKER)
+    @RequestBody(required = true, description = "The jobs to complete, each with its leaseId and optional result.",
+            content = @Content(mediaType = ApiDocs.JSON,
+                    schema = @Schema(implementation = Requests.CompleteBatch.class),
+                    examples = @ExampleObject(name = "batch", value = ApiDocs.COMPLETE_BATCH_BODY)))
+    @APIResponse(responseCode = "200", description = "One answer per item, in request order.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.BatchResult.class),
+                    examples = @ExampleObject(name = "mixed", value = ApiDocs.COMPLETE_BATCH_RESULT)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Responses.BatchResult completeBatch(Requests.CompleteBatch body) {
         List<JsonNode> items = Validate.body(body).items();
         Validate.batchSize("items", items, config.limits().batchMax());
@@ -153,10 +222,32 @@ public class JobResource {
     @Tag(name = "Operators")
     @Operation(summary = "Browse jobs, newest first, across pending, running, archived and dead jobs",
             description = "Keyset pagination: pass the previous page's 'next' as 'after'. status takes one or more "
-                    + "comma-separated statuses.")
-    public Responses.Page list(@QueryParam("queue") String queue, @QueryParam("status") String status,
-                               @QueryParam("type") String type, @QueryParam("tag") String tag,
-                               @QueryParam("limit") String limit, @QueryParam("after") String after) {
+                    + "comma-separated statuses. Filters combine with AND." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "A page of jobs, newest first.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.Page.class),
+                    examples = {
+                            @ExampleObject(name = "page", value = ApiDocs.PAGE),
+                            @ExampleObject(name = "last", summary = "Past the last page", value = ApiDocs.PAGE_LAST)}))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Responses.Page list(
+            @Parameter(description = "Only jobs of this queue.", example = "emails")
+            @QueryParam("queue") String queue,
+            @Parameter(description = "Only jobs in these statuses: comma-separated PENDING, LEASED, PROCESSING, "
+                    + "SUCCEEDED, DEAD, CANCELLED (case-insensitive).", example = "PENDING,LEASED")
+            @QueryParam("status") String status,
+            @Parameter(description = "Only jobs of this type.", example = "send")
+            @QueryParam("type") String type,
+            @Parameter(description = "Only jobs carrying this tag (1-100 characters).", example = "welcome")
+            @QueryParam("tag") String tag,
+            @Parameter(description = "Page size: 1 to readpast.limits.page-max (500 by default); default 50.",
+                    schema = @Schema(type = SchemaType.INTEGER, minimum = "1", defaultValue = "50"), example = "50")
+            @QueryParam("limit") String limit,
+            @Parameter(description = "The 'next' value of the previous page; absent for the first page.",
+                    example = "42")
+            @QueryParam("after") String after) {
         int pageSize = Validate.queryInt("limit", limit, 50, 1, config.limits().pageMax());
         Long cursor = Validate.cursor(after);
         JobFilter filter = new JobFilter(
@@ -177,8 +268,21 @@ public class JobResource {
     @Operation(summary = "Cancel a job",
             description = "A PENDING job becomes CANCELLED at once. A LEASED or PROCESSING job gets cancelRequested "
                     + "(its worker sees it on the next heartbeat) and becomes CANCELLED when the worker fails or "
-                    + "releases it, or its lease expires. 409 for a SUCCEEDED or DEAD job.")
-    public JobView cancel(@PathParam("id") String id) {
+                    + "releases it, or its lease expires. 409 for a SUCCEEDED or DEAD job. Cancelling a "
+                    + "CANCELLED job changes nothing. No request body." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "The job: CANCELLED, or still LEASED/PROCESSING with "
+            + "cancelRequested true.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "cancelRequested", value = ApiDocs.JOB_CANCEL_REQUESTED)))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = "The job is SUCCEEDED or DEAD and can no longer be cancelled "
+            + "(or it kept changing state; retry).",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "finished", value = ApiDocs.PROBLEM_CANCEL_CONFLICT)))
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public JobView cancel(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id) {
         return JobView.of(broker.cancel(Validate.jobId(id), caller.name()));
     }
 
@@ -186,8 +290,28 @@ public class JobResource {
     @Path("/{id}/requeue")
     @Tag(name = "Operators")
     @Operation(summary = "Requeue a DEAD or CANCELLED job",
-            description = "Back to PENDING, due now, with attempts reset; an optional 'payload' replaces the old one.")
-    public JobView requeue(@PathParam("id") String id, Requests.Requeue body) {
+            description = "Back to PENDING, due now, with attempts reset; an optional 'payload' replaces the old one. "
+                    + "The body is optional." + ApiDocs.ROLE_ADMIN)
+    @RequestBody(required = false, description = "Optional: a new payload.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Requeue.class),
+                    examples = {
+                            @ExampleObject(name = "newPayload", value = ApiDocs.REQUEUE_BODY),
+                            @ExampleObject(name = "asItWas", summary = "Keep the payload", value = "{}")}))
+    @APIResponse(responseCode = "200", description = "The job, PENDING again with attempt 0.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "requeued", value = ApiDocs.JOB_REQUEUED)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = "The job is not DEAD or CANCELLED, or a live job now holds its "
+            + "idempotency key.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFinished", value = ApiDocs.PROBLEM_REQUEUE_CONFLICT)))
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public JobView requeue(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id,
+                           Requests.Requeue body) {
         long jobId = Validate.jobId(id);
         String payload = body == null || body.payload() == null ? null : jsonText("payload", body.payload());
         return JobView.of(broker.requeue(jobId, payload, caller.name()));
@@ -197,8 +321,18 @@ public class JobResource {
     @Path("/{id}")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Operators")
-    @Operation(summary = "Delete a finished job (SUCCEEDED, CANCELLED or DEAD) for good")
-    public Response purge(@PathParam("id") String id) {
+    @Operation(summary = "Delete a finished job (SUCCEEDED, CANCELLED or DEAD) for good",
+            description = "Removes the job from the archive or the dead letters. A PENDING, LEASED or PROCESSING job "
+                    + "cannot be deleted (409): cancel it first." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "204", description = "Deleted.")
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = "The job is not finished (PENDING, LEASED or PROCESSING).",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFinished", value = ApiDocs.PROBLEM_PURGE_CONFLICT)))
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Response purge(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id) {
         broker.purge(Validate.jobId(id));
         return Response.noContent().build();
     }
@@ -207,8 +341,22 @@ public class JobResource {
     @Path("/{id}")
     @Allowed(Role.PRODUCER)
     @Tag(name = "Producers")
-    @Operation(summary = "Read a job, wherever it lives (pending, running, archived or dead)")
-    public JobView get(@PathParam("id") String id) {
+    @Operation(summary = "Read a job, wherever it lives (pending, running, archived or dead)",
+            description = "The job in any status, until it is deleted (DELETE /jobs/{id} or retention). For a "
+                    + "queue-scoped key, a job of another queue is 404, like a missing one." + ApiDocs.ROLE_PRODUCER)
+    @APIResponse(responseCode = "200", description = "The job (without leaseId).",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = {
+                            @ExampleObject(name = "pending", value = ApiDocs.JOB_PENDING),
+                            @ExampleObject(name = "succeeded", value = ApiDocs.JOB_SUCCEEDED)}))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", description = "No job with this id, or (queue-scoped key) the job is in a "
+            + "queue outside the key's scope.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFound", value = ApiDocs.PROBLEM_JOB_NOT_FOUND)))
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public JobView get(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id) {
         long jobId = Validate.jobId(id);
         JobRow row = broker.get(jobId);
         if (!caller.mayUseQueue(row.queue())) {
@@ -222,8 +370,28 @@ public class JobResource {
     @Path("/{id}/heartbeat")
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Extend a lease; the first heartbeat marks the job PROCESSING")
-    public Responses.HeartbeatAck heartbeat(@PathParam("id") String id, Requests.Heartbeat body) {
+    @Operation(summary = "Extend a lease; the first heartbeat marks the job PROCESSING",
+            description = "The lease runs leaseSeconds from now (default: its current length); progress, when given, "
+                    + "is stored on the job. Check cancelRequested in the answer: when true, stop and fail or "
+                    + "release the job." + ApiDocs.ROLE_WORKER)
+    @RequestBody(required = true, description = "The lease to extend.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Heartbeat.class),
+                    examples = {
+                            @ExampleObject(name = "withProgress", value = ApiDocs.HEARTBEAT_BODY),
+                            @ExampleObject(name = "minimal", value = ApiDocs.RELEASE_BODY)}))
+    @APIResponse(responseCode = "200", description = "The lease was extended.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.HeartbeatAck.class),
+                    examples = @ExampleObject(name = "extended", value = ApiDocs.HEARTBEAT_ACK)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.LEASE_CONFLICT)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Responses.HeartbeatAck heartbeat(
+            @Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id,
+            Requests.Heartbeat body) {
         long jobId = Validate.jobId(id);
         Requests.Heartbeat b = Validate.body(body);
         String leaseId = Validate.leaseId(b.leaseId());
@@ -238,8 +406,24 @@ public class JobResource {
     @Path("/{id}/complete")
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Report success; the job becomes SUCCEEDED")
-    public JobView complete(@PathParam("id") String id, Requests.Complete body) {
+    @Operation(summary = "Report success; the job becomes SUCCEEDED",
+            description = "The caller must hold the lease (leaseId from the claim). The job moves to the archive "
+                    + "with the optional result." + ApiDocs.ROLE_WORKER)
+    @RequestBody(required = true, description = "The lease and an optional result.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Complete.class),
+                    examples = @ExampleObject(name = "withResult", value = ApiDocs.COMPLETE_BODY)))
+    @APIResponse(responseCode = "200", description = "The job, SUCCEEDED.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "succeeded", value = ApiDocs.JOB_SUCCEEDED)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.LEASE_CONFLICT)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public JobView complete(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id,
+                            Requests.Complete body) {
         long jobId = Validate.jobId(id);
         Requests.Complete b = Validate.body(body);
         String leaseId = Validate.leaseId(b.leaseId());
@@ -251,8 +435,29 @@ public class JobResource {
     @Path("/{id}/fail")
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Report failure; retried after a backoff, or DEAD when attempts are used up")
-    public JobView fail(@PathParam("id") String id, Requests.Fail body) {
+    @Operation(summary = "Report failure; retried after a backoff, or DEAD when attempts are used up",
+            description = "With attempts left and retryable (the default), the job is PENDING again, due after "
+                    + "retryAfterSeconds or the exponential backoff. With attempts used up or retryable false it "
+                    + "becomes DEAD (a dead letter). A job with cancelRequested becomes CANCELLED." + ApiDocs.ROLE_WORKER)
+    @RequestBody(required = true, description = "The lease and what went wrong.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Fail.class),
+                    examples = {
+                            @ExampleObject(name = "retryable", value = ApiDocs.FAIL_BODY),
+                            @ExampleObject(name = "fatal", value = ApiDocs.FAIL_BODY_FATAL)}))
+    @APIResponse(responseCode = "200", description = "The job: PENDING with a later runAt, DEAD, or CANCELLED.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = {
+                            @ExampleObject(name = "retry", value = ApiDocs.JOB_RETRY),
+                            @ExampleObject(name = "dead", value = ApiDocs.JOB_DEAD)}))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.LEASE_CONFLICT)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public JobView fail(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id,
+                        Requests.Fail body) {
         long jobId = Validate.jobId(id);
         Requests.Fail b = Validate.body(body);
         String leaseId = Validate.leaseId(b.leaseId());
@@ -270,8 +475,25 @@ public class JobResource {
     @Path("/{id}/release")
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Give a leased job back unworked, without spending an attempt")
-    public JobView release(@PathParam("id") String id, Requests.Release body) {
+    @Operation(summary = "Give a leased job back unworked, without spending an attempt",
+            description = "For a worker shutting down: the job is PENDING again, keeps its place in line, and the "
+                    + "attempt the claim counted is given back. A job with cancelRequested becomes CANCELLED."
+                    + ApiDocs.ROLE_WORKER)
+    @RequestBody(required = true, description = "The lease to give back.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Release.class),
+                    examples = @ExampleObject(name = "release", value = ApiDocs.RELEASE_BODY)))
+    @APIResponse(responseCode = "200", description = "The job: PENDING (or CANCELLED).",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "released", value = ApiDocs.JOB_PENDING)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocs.LEASE_CONFLICT)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public JobView release(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id,
+                           Requests.Release body) {
         long jobId = Validate.jobId(id);
         String leaseId = Validate.leaseId(Validate.body(body).leaseId());
         return JobView.of(broker.release(jobId, leaseId, caller.name()));

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.readpast.core.JobStatus;
 import io.readpast.store.JobRow;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;
 
@@ -16,31 +18,72 @@ import java.time.Instant;
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
         "heartbeatAt", "progress", "cancelRequested", "lastError", "result", "idempotencyKey", "createdBy",
         "modifiedBy"})
+@Schema(description = "A job, wherever it lives: PENDING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
+        + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
 public record JobView(
+        @Schema(description = "Job id: a positive integer, as a string.", examples = "42")
         String id,
+        @Schema(description = "Queue name.", examples = "emails")
         String queue,
+        @Schema(description = "Job type.", examples = "send")
         String type,
+        @Schema(implementation = Schema.True.class, description = "The payload as enqueued (any JSON value).",
+                examples = "{\"to\": \"a@b.c\"}")
         @JsonRawValue String payload,
+        @Schema(description = "Higher is claimed first.", examples = "5")
         int priority,
+        @Schema(description = "PENDING (waiting, maybe scheduled later), LEASED (claimed), PROCESSING (heartbeat "
+                + "received), SUCCEEDED, DEAD (attempts used up or failed fatally) or CANCELLED.")
         JobStatus status,
+        @Schema(description = "Attempts started so far: a claim counts one, a release gives it back.", examples = "1")
         int attempt,
+        @Schema(description = "Attempts before the job goes DEAD.", examples = "3")
         int maxAttempts,
+        @Schema(type = SchemaType.ARRAY, implementation = String.class, description = "Tags, [] when none.",
+                examples = "[\"welcome\"]")
         @JsonRawValue String tags,
+        @Schema(description = "When the job is (or was) due to be claimed; after a failure, when the retry is due.")
         Instant runAt,
+        @Schema(description = "When the job was enqueued.")
         Instant createdAt,
+        @Schema(description = "Last change.")
         Instant updatedAt,
+        @Schema(nullable = true, description = "When the first heartbeat of any attempt arrived; null before one did.")
         Instant startedAt,
+        @Schema(nullable = true, description = "When the job became SUCCEEDED, DEAD or CANCELLED; null before.")
         Instant finishedAt,
+        @Schema(nullable = true, description = "workerId of the claim holding the job, or of the last one for a "
+                + "finished job; null while PENDING.", examples = "w1")
         String workerId,
+        @Schema(description = "The lease (a UUID) to quote in heartbeat, complete, fail and release. Only in "
+                + "claim responses; absent elsewhere.", format = "uuid", examples = ApiDocs.LEASE_ID)
         @JsonInclude(JsonInclude.Include.NON_NULL) String leaseId,
+        @Schema(nullable = true, description = "When the current lease runs out unless extended by a heartbeat; "
+                + "null when not leased.")
         Instant leaseExpiresAt,
+        @Schema(nullable = true, description = "Last heartbeat of the current lease; null before the first.")
         Instant heartbeatAt,
+        @Schema(implementation = Requests.Progress.class, nullable = true,
+                description = "The last progress a heartbeat reported; null when none.")
         @JsonRawValue String progress,
+        @Schema(description = "True when a cancel was requested while the job was leased: the worker should stop "
+                + "and fail or release it; the job then becomes CANCELLED.", examples = "false")
         boolean cancelRequested,
+        @Schema(nullable = true, description = "The error of the last failure or lease expiry; null when none.",
+                examples = "SMTP timeout")
         String lastError,
+        @Schema(implementation = Schema.True.class, nullable = true,
+                description = "The result complete reported (any JSON value); null when none.",
+                examples = "{\"messageId\": \"abc\"}")
         @JsonRawValue String result,
+        @Schema(nullable = true, description = "The idempotency key given at enqueue; null when none.",
+                examples = "welcome-a@b.c")
         String idempotencyKey,
+        @Schema(nullable = true, description = "Name of the API key that enqueued the job; null with authentication "
+                + "off.", examples = "shop")
         String createdBy,
+        @Schema(nullable = true, description = "Name of the API key that changed the job last; null with "
+                + "authentication off.", examples = "mailer")
         String modifiedBy) {
 
     public static JobView of(JobRow r) {

@@ -3,10 +3,29 @@ package io.readpast.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** An RFC 9457 problem document. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Problem(String type, String title, int status, String detail, String instance) {
+@Schema(description = "An RFC 9457 problem document (media type application/problem+json).")
+public record Problem(
+        @Schema(description = "What kind of problem: urn:readpast:problem:invalid-request, malformed-json, "
+                + "unauthorized, forbidden, not-found, lease-conflict, state-conflict or database-unavailable "
+                + "(each as urn:readpast:problem:<slug>), or about:blank for plain HTTP errors (an unknown path, "
+                + "405, 406, 415, 500).",
+                format = "uri", examples = "urn:readpast:problem:lease-conflict")
+        String type,
+        @Schema(description = "Short summary of the problem type.", examples = "Lease not held")
+        String title,
+        @Schema(description = "The HTTP status code.", examples = "409")
+        int status,
+        @Schema(description = "What went wrong with this request, naming the field or value at fault.",
+                examples = "Job 42 is not leased with this leaseId: the lease expired and the job was re-leased, "
+                        + "was released, or the job already finished.")
+        String detail,
+        @Schema(description = "The request path. Absent in the per-item errors of batch answers.",
+                examples = "/jobs/42/complete")
+        String instance) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
 

@@ -1,51 +1,210 @@
 package io.readpast.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.util.List;
 
-/** Request bodies. Fields are boxed so that "absent" can be told from a value. */
+/**
+ * Request bodies. Fields are boxed so that "absent" can be told from a value. Unknown fields
+ * and wrong JSON types are refused with 400 (see {@link JacksonConfig}); the {@code @Schema}
+ * annotations document the checks {@link Validate} and the resources make.
+ */
 public final class Requests {
 
     private Requests() {
     }
 
-    public record Enqueue(String queue, String type, JsonNode payload, Integer priority, Long delaySeconds,
-                          String runAt, List<String> tags, Integer maxAttempts, String idempotencyKey) {
+    @Schema(description = "A job to enqueue.", requiredProperties = {"queue", "type"})
+    public record Enqueue(
+            @Schema(description = "Queue name, " + ApiDocs.NAME_RULE + " The queue is created on first use.",
+                    pattern = "^[A-Za-z0-9][A-Za-z0-9._:-]*$", maxLength = 200, examples = "emails")
+            String queue,
+            @Schema(description = "Job type, for the worker to dispatch on: 1-200 characters of letters, digits and "
+                    + ". _ : / $ - (no spaces or control characters).",
+                    pattern = "^[A-Za-z0-9_][A-Za-z0-9._:/$-]*$", maxLength = 200, examples = "send")
+            String type,
+            @Schema(implementation = Schema.True.class,
+                    description = "Any JSON value, handed to the worker as is; at most readpast.limits.payload-max-bytes "
+                            + "(1 MiB by default) of JSON text. Absent means null.",
+                    examples = "{\"to\": \"a@b.c\"}")
+            JsonNode payload,
+            @Schema(description = "Higher is claimed first (within the due jobs of the queues a claim covers).",
+                    defaultValue = "0", examples = "5")
+            Integer priority,
+            @Schema(description = "Seconds from now until the job is due. Give either delaySeconds or runAt, not both.",
+                    minimum = "0", maximum = "316224000", defaultValue = "0", examples = "0")
+            Long delaySeconds,
+            @Schema(description = "When the job is due: an ISO-8601 date-time with offset, e.g. 2030-01-01T12:00:00Z. "
+                    + "Give either runAt or delaySeconds, not both.",
+                    format = "date-time", examples = "2030-01-01T12:00:00Z")
+            String runAt,
+            @Schema(description = "Up to 50 tags, each 1-100 characters without control characters; "
+                    + "GET /jobs?tag= filters on them.",
+                    maxItems = 50, examples = "[\"welcome\"]")
+            List<String> tags,
+            @Schema(description = "Attempts before the job goes DEAD; default the queue's maxAttempts, "
+                    + "else readpast.defaults.max-attempts (5).",
+                    minimum = "1", maximum = "1000", examples = "3")
+            Integer maxAttempts,
+            @Schema(description = "1-200 characters without control characters. While a live (PENDING, LEASED or "
+                    + "PROCESSING) job holds this key, enqueueing again answers 200 with that job and creates "
+                    + "nothing; once it finished, the key is free again.",
+                    maxLength = 200, examples = "welcome-a@b.c")
+            String idempotencyKey) {
     }
 
-    public record Claim(String workerId, List<String> queues, Integer limit, Integer leaseSeconds, Integer waitSeconds) {
+    @Schema(description = "A claim: lease up to 'limit' due jobs.", requiredProperties = "workerId")
+    public record Claim(
+            @Schema(description = "Who is claiming (recorded on the job as workerId): 1-200 characters without "
+                    + "control characters.", maxLength = 200, examples = "w1")
+            String workerId,
+            @Schema(description = "1-100 queue names to claim from (duplicates ignored). Absent means every queue; "
+                    + "for a queue-scoped API key, every queue of its scope (naming another queue is 403).",
+                    minItems = 1, maxItems = 100, examples = "[\"emails\"]")
+            List<String> queues,
+            @Schema(description = "Most jobs to lease: 1 to readpast.limits.claim-max (1000 by default).",
+                    minimum = "1", defaultValue = "1", examples = "10")
+            Integer limit,
+            @Schema(description = "Lease length in seconds, within readpast.limits.lease-min-seconds and "
+                    + "lease-max-seconds (1-86400 by default). Default: the queue's leaseSeconds, else "
+                    + "readpast.defaults.lease-seconds (30).",
+                    minimum = "1", examples = "60")
+            Integer leaseSeconds,
+            @Schema(description = "Long poll: when nothing is claimable, wait up to this many seconds and answer as "
+                    + "soon as a job becomes claimable, or with {\"jobs\": []} at the deadline. 0 (the default) "
+                    + "answers at once.",
+                    minimum = "0", maximum = "30", defaultValue = "0", examples = "20")
+            Integer waitSeconds) {
     }
 
-    public record Progress(Integer percent, String message) {
+    @Schema(description = "Progress a worker reports with a heartbeat; stored on the job as 'progress'.")
+    public record Progress(
+            @Schema(description = "Percent done.", minimum = "0", maximum = "100", examples = "50")
+            Integer percent,
+            @Schema(description = "Free text, at most 1000 characters.", maxLength = 1000, examples = "rendered")
+            String message) {
     }
 
-    public record Heartbeat(String leaseId, Integer leaseSeconds, Progress progress) {
+    @Schema(description = "Extends the lease of a job the caller holds.", requiredProperties = "leaseId")
+    public record Heartbeat(
+            @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
+                    examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
+            String leaseId,
+            @Schema(description = "New lease length in seconds from now, within readpast.limits.lease-min-seconds and "
+                    + "lease-max-seconds (1-86400 by default). Default: the job's current lease length.",
+                    minimum = "1", examples = "60")
+            Integer leaseSeconds,
+            @Schema(description = "Optional progress to record; absent keeps the previous one.")
+            Progress progress) {
     }
 
-    public record Complete(String leaseId, JsonNode result) {
+    @Schema(description = "Reports success.", requiredProperties = "leaseId")
+    public record Complete(
+            @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
+                    examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
+            String leaseId,
+            @Schema(implementation = Schema.True.class,
+                    description = "Optional result, any JSON value; at most readpast.limits.payload-max-bytes "
+                            + "(1 MiB by default) of JSON text.",
+                    examples = "{\"messageId\": \"abc\"}")
+            JsonNode result) {
     }
 
-    public record Fail(String leaseId, String error, Boolean retryable, Long retryAfterSeconds) {
+    @Schema(description = "Reports failure.", requiredProperties = "leaseId")
+    public record Fail(
+            @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
+                    examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
+            String leaseId,
+            @Schema(description = "What went wrong, stored as the job's lastError; at most 10000 characters.",
+                    maxLength = 10000, defaultValue = "failed", examples = "SMTP timeout")
+            String error,
+            @Schema(description = "false makes the job DEAD at once; true retries it after a backoff while attempts "
+                    + "are left, else it goes DEAD. A job with cancelRequested becomes CANCELLED either way.",
+                    defaultValue = "true", examples = "true")
+            Boolean retryable,
+            @Schema(description = "Seconds until the retry is due, instead of the exponential backoff "
+                    + "(base x 2^(attempt-1), capped, with equal jitter).",
+                    minimum = "0", maximum = "316224000", examples = "30")
+            Long retryAfterSeconds) {
     }
 
-    public record Release(String leaseId) {
+    @Schema(description = "Gives a leased job back unworked.", requiredProperties = "leaseId")
+    public record Release(
+            @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
+                    examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
+            String leaseId) {
     }
 
     /** Items are parsed one by one, so that a malformed item fails only itself. */
-    public record EnqueueBatch(List<JsonNode> jobs) {
+    @Schema(description = "Jobs to enqueue in one transaction.", requiredProperties = "jobs")
+    public record EnqueueBatch(
+            @Schema(type = SchemaType.ARRAY, implementation = Enqueue.class,
+                    description = "1 to readpast.limits.batch-max (1000 by default) jobs, each as for POST /jobs. "
+                            + "Each item is checked on its own: a bad item fails only itself.",
+                    minItems = 1)
+            List<JsonNode> jobs) {
     }
 
-    public record CompleteItem(String id, String leaseId, JsonNode result) {
+    @Schema(description = "One job to complete in a batch.", requiredProperties = {"id", "leaseId"})
+    public record CompleteItem(
+            @Schema(description = "The job id.", examples = "42")
+            String id,
+            @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
+                    examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
+            String leaseId,
+            @Schema(implementation = Schema.True.class,
+                    description = "Optional result, any JSON value; at most readpast.limits.payload-max-bytes "
+                            + "(1 MiB by default) of JSON text.",
+                    examples = "{\"messageId\": \"abc\"}")
+            JsonNode result) {
     }
 
-    public record CompleteBatch(List<JsonNode> items) {
+    @Schema(description = "Leased jobs to complete in one round trip.", requiredProperties = "items")
+    public record CompleteBatch(
+            @Schema(type = SchemaType.ARRAY, implementation = CompleteItem.class,
+                    description = "1 to readpast.limits.batch-max (1000 by default) items. Each item is checked on "
+                            + "its own: a bad item fails only itself.",
+                    minItems = 1)
+            List<JsonNode> items) {
     }
 
-    public record Requeue(JsonNode payload) {
+    @Schema(description = "Optional changes for a requeued job.")
+    public record Requeue(
+            @Schema(implementation = Schema.True.class,
+                    description = "A new payload (any JSON value) replacing the old one; absent or null keeps it. "
+                            + "At most readpast.limits.payload-max-bytes (1 MiB by default) of JSON text.",
+                    examples = "{\"to\": \"a@b.example\"}")
+            JsonNode payload) {
     }
 
-    public record Queue(Integer maxWorkers, Boolean paused, Boolean active, Integer leaseSeconds, Integer maxAttempts,
-                        Long backoffBaseSeconds, Long backoffCapSeconds) {
+    @Schema(description = "A queue's settings. PUT replaces them all: absent fields take their defaults.")
+    public record Queue(
+            @Schema(description = "Most jobs LEASED or PROCESSING at once in this queue, across all workers and broker "
+                    + "instances. Absent or null: unlimited.",
+                    minimum = "0", maximum = "1000000", examples = "5")
+            Integer maxWorkers,
+            @Schema(description = "A paused queue keeps its jobs but none is claimed.", defaultValue = "false",
+                    examples = "false")
+            Boolean paused,
+            @Schema(description = "An inactive queue is not claimed from and is listed only with GET /queues?all=true.",
+                    defaultValue = "true", examples = "true")
+            Boolean active,
+            @Schema(description = "Lease length for claims that give none, within readpast.limits.lease-min-seconds "
+                    + "and lease-max-seconds (1-86400 by default). Absent: readpast.defaults.lease-seconds (30).",
+                    minimum = "1", examples = "60")
+            Integer leaseSeconds,
+            @Schema(description = "Attempts for jobs enqueued without maxAttempts. Absent: "
+                    + "readpast.defaults.max-attempts (5).",
+                    minimum = "1", maximum = "1000", examples = "3")
+            Integer maxAttempts,
+            @Schema(description = "Retry backoff base in seconds: the delay is base x 2^(attempt-1), capped, with "
+                    + "equal jitter. Absent: readpast.defaults.backoff-base (2 s).",
+                    minimum = "0", maximum = "86400", examples = "2")
+            Long backoffBaseSeconds,
+            @Schema(description = "Retry backoff cap in seconds. Absent: readpast.defaults.backoff-cap (1 h).",
+                    minimum = "0", maximum = "2592000", examples = "600")
+            Long backoffCapSeconds) {
     }
 }

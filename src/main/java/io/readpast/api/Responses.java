@@ -1,6 +1,7 @@
 package io.readpast.api;
 
 import io.readpast.store.QueueRow;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Instant;
 import java.util.List;
@@ -11,15 +12,41 @@ public final class Responses {
     private Responses() {
     }
 
-    public record Claimed(List<JobView> jobs) {
+    @Schema(description = "The jobs a claim leased, best first (priority, then due time); each carries its leaseId.")
+    public record Claimed(
+            @Schema(description = "0 to 'limit' jobs, status LEASED, each with a fresh leaseId; empty when nothing "
+                    + "was claimable (at once, or at the end of waitSeconds).")
+            List<JobView> jobs) {
     }
 
     /** One answer of a batch: {@code status} as HTTP would give it, and the job or the problem. */
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-    public record ItemResult(int index, String id, int status, JobView job, Problem error) {
+    @Schema(description = "The answer for one item of a batch.")
+    public record ItemResult(
+            @Schema(description = "Position of the item in the request, from 0.", examples = "0")
+            int index,
+            @Schema(description = "The job id; absent when the item was invalid.", examples = "42")
+            String id,
+            @Schema(description = "As HTTP would give it for the item alone. Batch enqueue: 201 created, 200 an "
+                    + "idempotency key matched a live job, 400 invalid, 403 queue outside the key's scope. Batch "
+                    + "complete: 200 completed, 400 invalid, 404 no such job, 409 lease not held.",
+                    enumeration = {"200", "201", "400", "403", "404", "409"}, examples = "201")
+            int status,
+            @Schema(description = "Batch enqueue, 200/201 only: the job (created, or the live one holding the "
+                    + "idempotency key).")
+            JobView job,
+            @Schema(description = "Only when the item failed: why, as a problem document.")
+            Problem error) {
     }
 
-    public record BatchResult(int succeeded, int failed, List<ItemResult> results) {
+    @Schema(description = "The answers of a batch, one per item, in request order.")
+    public record BatchResult(
+            @Schema(description = "Items with a 2xx status.", examples = "2")
+            int succeeded,
+            @Schema(description = "Items with a 4xx status.", examples = "1")
+            int failed,
+            @Schema(description = "One answer per item, in request order.")
+            List<ItemResult> results) {
         static BatchResult of(List<ItemResult> results) {
             int ok = (int) results.stream().filter(r -> r.status() < 300).count();
             return new BatchResult(ok, results.size() - ok, results);
@@ -27,19 +54,75 @@ public final class Responses {
     }
 
     /** A page of jobs, newest first; {@code next} is the cursor for the following page (null at the end). */
-    public record Page(List<JobView> jobs, String next) {
+    @Schema(description = "A page of jobs, newest (highest id) first.")
+    public record Page(
+            @Schema(description = "Up to 'limit' jobs.")
+            List<JobView> jobs,
+            @Schema(nullable = true, description = "Pass as 'after' to get the following page; null when this page "
+                    + "is the last (it holds fewer than 'limit' jobs).", examples = "42")
+            String next) {
     }
 
-    public record QueueList(List<QueueView> queues) {
+    @Schema(description = "Queues, by name.")
+    public record QueueList(
+            @Schema(description = "Every queue that has jobs or settings (active ones only, unless ?all=true).")
+            List<QueueView> queues) {
     }
 
-    public record HeartbeatAck(String id, String status, Instant leaseExpiresAt, boolean cancelRequested) {
+    @Schema(description = "A heartbeat's answer.")
+    public record HeartbeatAck(
+            @Schema(description = "The job id.", examples = "42")
+            String id,
+            @Schema(description = "Always PROCESSING after a heartbeat.", enumeration = "PROCESSING",
+                    examples = "PROCESSING")
+            String status,
+            @Schema(description = "When the extended lease runs out.")
+            Instant leaseExpiresAt,
+            @Schema(description = "True when an operator asked to cancel the job: stop working on it and fail or "
+                    + "release it (it then becomes CANCELLED).", examples = "false")
+            boolean cancelRequested) {
     }
 
-    public record QueueView(String name, Integer maxWorkers, boolean paused, boolean active, Integer leaseSeconds,
-                            Integer maxAttempts, Long backoffBaseSeconds, Long backoffCapSeconds,
-                            Long pending, Long scheduled, Long leased, Long processing, Long dead,
-                            Double lagSeconds, Instant createdAt, Instant updatedAt) {
+    @Schema(description = "A queue's settings (null: the broker default applies) and job counts.")
+    public record QueueView(
+            @Schema(description = "Queue name.", examples = "emails")
+            String name,
+            @Schema(nullable = true, description = "Most jobs LEASED or PROCESSING at once; null: unlimited.",
+                    examples = "5")
+            Integer maxWorkers,
+            @Schema(description = "True while nothing in the queue is claimed.", examples = "false")
+            boolean paused,
+            @Schema(description = "False: not claimed from, and listed only with ?all=true.", examples = "true")
+            boolean active,
+            @Schema(nullable = true, description = "Lease length for claims that give none; null: "
+                    + "readpast.defaults.lease-seconds.", examples = "60")
+            Integer leaseSeconds,
+            @Schema(nullable = true, description = "Attempts for jobs enqueued without maxAttempts; null: "
+                    + "readpast.defaults.max-attempts.", examples = "3")
+            Integer maxAttempts,
+            @Schema(nullable = true, description = "Retry backoff base in seconds; null: "
+                    + "readpast.defaults.backoff-base.", examples = "2")
+            Long backoffBaseSeconds,
+            @Schema(nullable = true, description = "Retry backoff cap in seconds; null: readpast.defaults.backoff-cap.",
+                    examples = "600")
+            Long backoffCapSeconds,
+            @Schema(description = "PENDING jobs that are due now.", examples = "120")
+            Long pending,
+            @Schema(description = "PENDING jobs due later (delayed, scheduled or waiting for a retry).", examples = "4")
+            Long scheduled,
+            @Schema(description = "LEASED jobs.", examples = "3")
+            Long leased,
+            @Schema(description = "PROCESSING jobs.", examples = "2")
+            Long processing,
+            @Schema(description = "Dead letters (DEAD jobs not yet deleted).", examples = "1")
+            Long dead,
+            @Schema(nullable = true, description = "Age in seconds of the oldest due PENDING job, on the database "
+                    + "clock; null when none is due.", examples = "1.25")
+            Double lagSeconds,
+            @Schema(description = "When the queue was first used or configured.")
+            Instant createdAt,
+            @Schema(description = "Last settings change.")
+            Instant updatedAt) {
 
         static QueueView of(QueueRow q) {
             QueueRow.Counts c = q.counts();

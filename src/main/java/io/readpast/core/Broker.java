@@ -26,10 +26,22 @@ public class Broker {
 
     private final JobStore store;
     private final ReadpastConfig config;
+    private final JobAnnouncer announcer;
 
-    public Broker(JobStore store, ReadpastConfig config) {
+    public Broker(JobStore store, ReadpastConfig config, JobAnnouncer announcer) {
         this.store = store;
         this.config = config;
+        this.announcer = announcer;
+    }
+
+    /** Tells waiting claims about a job that is claimable now. */
+    private JobRow announced(JobRow job) {
+        // due now on the database clock: due time not after the write's own timestamp
+        if (job.status() == JobStatus.PENDING.code() && job.dueAt() != null && job.updatedAt() != null
+                && !job.dueAt().isAfter(job.updatedAt())) {
+            announcer.announce(job.queue(), 1);
+        }
+        return job;
     }
 
     /** The outcome of an enqueue: the job, and whether it was created or already existed (idempotency key). */
@@ -46,7 +58,7 @@ public class Broker {
             try {
                 Optional<JobRow> inserted = store.jobInsert(job);
                 if (inserted.isPresent()) {
-                    return new Enqueued(inserted.get(), true);
+                    return new Enqueued(announced(inserted.get()), true);
                 }
             } catch (StoreException e) {
                 if (e.kind() != StoreException.Kind.DUPLICATE_KEY) {
@@ -68,7 +80,16 @@ public class Broker {
         List<NewJob> jobs = requests.stream().map(this::toNewJob).toList();
         for (int attempt = 1; ; attempt++) {
             try {
-                return store.jobInsertMany(jobs).stream().map(i -> new Enqueued(i.job(), i.created())).toList();
+                List<Enqueued> out = store.jobInsertMany(jobs).stream()
+                        .map(i -> new Enqueued(i.job(), i.created())).toList();
+                java.util.Map<String, Integer> perQueue = new java.util.HashMap<>();
+                for (Enqueued e : out) {
+                    if (e.created() && !e.job().dueAt().isAfter(e.job().updatedAt())) {
+                        perQueue.merge(e.job().queue(), 1, Integer::sum);
+                    }
+                }
+                perQueue.forEach(announcer::announce);
+                return out;
             } catch (StoreException e) {
                 if (e.kind() != StoreException.Kind.DUPLICATE_KEY || attempt >= 5) {
                     throw e;
@@ -125,7 +146,7 @@ public class Broker {
         if (released.isEmpty()) {
             released = store.jobCancelLeased(id, leaseId, null, false, by);
         }
-        return released.orElseThrow(() -> lost(id));
+        return announced(released.orElseThrow(() -> lost(id)));
     }
 
     /**
@@ -161,7 +182,7 @@ public class Broker {
     public JobRow requeue(long id, String payload, String by) {
         Optional<JobRow> requeued;
         try {
-            requeued = store.jobRequeue(id, payload, by);
+            requeued = store.jobRequeue(id, payload, by).map(this::announced);
         } catch (StoreException e) {
             if (e.kind() == StoreException.Kind.DUPLICATE_KEY) {
                 throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id
@@ -210,7 +231,7 @@ public class Broker {
         if (job.leaseId() == null || !job.leaseId().equalsIgnoreCase(leaseId)) {
             throw BrokerException.leaseConflict(id);
         }
-        return settleFailure(job, error, retryable, retryAfter, false, by).orElseThrow(() -> lost(id));
+        return announced(settleFailure(job, error, retryable, retryAfter, false, by).orElseThrow(() -> lost(id)));
     }
 
     /**

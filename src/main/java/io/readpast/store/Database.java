@@ -25,6 +25,8 @@ public class Database {
 
     private final ReadpastConfig config;
     private volatile JdbcJobStore store;
+    private volatile Engine engine;
+    private volatile AgroalDataSource dataSource;
 
     public Database(ReadpastConfig config) {
         this.config = config;
@@ -81,8 +83,20 @@ public class Database {
             throw new StartupFailure(e.getMessage());
         }
         Dialect dialect = engine == Engine.SQLSERVER ? new SqlServerDialect() : new PostgresDialect();
+        this.engine = engine;
+        this.dataSource = ds;
         store = new JdbcJobStore(ds, dialect, catalog);
         return store;
+    }
+
+    /** The engine in use (after {@link #start()}). */
+    public Engine engine() {
+        return engine;
+    }
+
+    /** The active pool (after {@link #start()}). */
+    public AgroalDataSource dataSource() {
+        return dataSource;
     }
 
     /** Names of the named datasources (one per engine) that have a JDBC URL and so are active. */

@@ -40,15 +40,24 @@ public final class JdbcJobStore implements JobStore {
     private final DataSource dataSource;
     private final Dialect dialect;
     private final StatementCatalog catalog;
+    private final java.util.Map<Stmt, java.util.concurrent.atomic.AtomicLong> statements = new java.util.EnumMap<>(Stmt.class);
 
     public JdbcJobStore(DataSource dataSource, Dialect dialect, StatementCatalog catalog) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.catalog = catalog;
+        for (Stmt s : Stmt.values()) {
+            statements.put(s, new java.util.concurrent.atomic.AtomicLong());
+        }
     }
 
     public Dialect dialect() {
         return dialect;
+    }
+
+    /** How many times this store has run a statement (the cost figure for idle long-polls). */
+    public long statementsExecuted(Stmt stmt) {
+        return statements.get(stmt).get();
     }
 
     @Override
@@ -274,6 +283,13 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
+    public boolean jobAnyDue(List<String> queues) {
+        Params p = Params.of().str("queues", queues == null ? null : json(queues));
+        return tx(c -> query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> rs.getBoolean(cols.get("due")))
+                .stream().anyMatch(Boolean::booleanValue));
+    }
+
+    @Override
     public List<StoredKey> apiKeyList() {
         return tx(c -> query(c, Stmt.API_KEY_LIST, Params.of(), (rs, cols) -> new StoredKey(
                 rs.getString(cols.get("name")), rs.getString(cols.get("roles")), rs.getString(cols.get("digest")).strip())));
@@ -353,6 +369,7 @@ public final class JdbcJobStore implements JobStore {
      */
     <T> List<T> query(Connection c, Stmt stmt, Params params, RowMapper<T> mapper) throws SQLException {
         SqlStatement s = catalog.get(stmt);
+        statements.get(stmt).incrementAndGet();
         try (PreparedStatement ps = c.prepareStatement(s.jdbcSql())) {
             bind(ps, s, params);
             List<T> out = new ArrayList<>();

@@ -1,0 +1,267 @@
+package io.readpast.api;
+
+/**
+ * Constants for the OpenAPI annotations: media types, the names of the reusable error
+ * responses that {@link OpenApiDefinition} defines under {@code components/responses}, and the
+ * JSON examples. Annotation values must be compile-time constants, so they live here rather
+ * than being built at run time. Nothing here affects behaviour.
+ */
+final class ApiDocs {
+
+    private ApiDocs() {
+    }
+
+    // ---- media types -------------------------------------------------------------------------
+
+    static final String JSON = "application/json";
+    static final String PROBLEM = Problem.MEDIA_TYPE;
+
+    // ---- reusable responses (components/responses), referenced with @APIResponse(ref = ...) ----
+
+    /** 400: body not JSON of the expected shape, or a field or parameter missing or out of range. */
+    static final String BAD_REQUEST = "BadRequest";
+    /** 401: no API key, or one the broker does not accept. */
+    static final String UNAUTHORIZED = "Unauthorized";
+    /** 403: the key lacks the role the operation needs. */
+    static final String FORBIDDEN = "Forbidden";
+    /** 404: no job with this id. */
+    static final String JOB_NOT_FOUND = "JobNotFound";
+    /** 409: the caller does not hold the lease. */
+    static final String LEASE_CONFLICT = "LeaseConflict";
+    /** 415: the body is not sent as application/json. */
+    static final String UNSUPPORTED_MEDIA_TYPE = "UnsupportedMediaType";
+    /** 503: the database is unavailable; Retry-After. */
+    static final String UNAVAILABLE = "Unavailable";
+
+    /** The queue name rule of {@link Validate#queueName}, for schema descriptions. */
+    static final String NAME_RULE = "1-200 characters: letters, digits and . _ : - (starting with a letter or digit).";
+
+    // ---- role notes for operation descriptions --------------------------------------------------
+
+    static final String ROLE_PRODUCER = "\n\nRole: producer (or admin).";
+    static final String ROLE_WORKER = "\n\nRole: worker (or admin).";
+    static final String ROLE_ADMIN = "\n\nRole: admin.";
+
+    static final String JOB_ID_PARAM = "Job id (a positive integer). Anything else is 404, like an unknown id.";
+
+    // ---- example values -------------------------------------------------------------------------
+
+    static final String LEASE_ID = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b";
+
+    static final String JOB_PENDING = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"PENDING\", \"attempt\": 0, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:00:00Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:00Z\", "
+            + "\"startedAt\": null, \"finishedAt\": null, \"workerId\": null, \"leaseExpiresAt\": null, "
+            + "\"heartbeatAt\": null, \"progress\": null, \"cancelRequested\": false, \"lastError\": null, "
+            + "\"result\": null, \"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", "
+            + "\"modifiedBy\": \"shop\"}";
+
+    static final String JOB_LEASED = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"LEASED\", \"attempt\": 1, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:00:00Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:05Z\", "
+            + "\"startedAt\": null, \"finishedAt\": null, \"workerId\": \"w1\", \"leaseId\": \"" + LEASE_ID + "\", "
+            + "\"leaseExpiresAt\": \"2026-11-30T12:01:05Z\", \"heartbeatAt\": null, \"progress\": null, "
+            + "\"cancelRequested\": false, \"lastError\": null, \"result\": null, "
+            + "\"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}";
+
+    static final String JOB_SUCCEEDED = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"SUCCEEDED\", \"attempt\": 1, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:00:00Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:09Z\", "
+            + "\"startedAt\": \"2026-11-30T12:00:06Z\", \"finishedAt\": \"2026-11-30T12:00:09Z\", "
+            + "\"workerId\": \"w1\", \"leaseExpiresAt\": null, \"heartbeatAt\": \"2026-11-30T12:00:06Z\", "
+            + "\"progress\": {\"percent\": 50, \"message\": \"rendered\"}, \"cancelRequested\": false, "
+            + "\"lastError\": null, \"result\": {\"messageId\": \"abc\"}, \"idempotencyKey\": \"welcome-a@b.c\", "
+            + "\"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}";
+
+    static final String JOB_RETRY = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"PENDING\", \"attempt\": 1, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:00:11Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:09Z\", "
+            + "\"startedAt\": \"2026-11-30T12:00:06Z\", \"finishedAt\": null, \"workerId\": null, "
+            + "\"leaseExpiresAt\": null, \"heartbeatAt\": null, \"progress\": null, \"cancelRequested\": false, "
+            + "\"lastError\": \"SMTP timeout\", \"result\": null, \"idempotencyKey\": \"welcome-a@b.c\", "
+            + "\"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}";
+
+    static final String JOB_DEAD = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"DEAD\", \"attempt\": 3, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:00:20Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:25Z\", "
+            + "\"startedAt\": \"2026-11-30T12:00:21Z\", \"finishedAt\": \"2026-11-30T12:00:25Z\", "
+            + "\"workerId\": \"w1\", \"leaseExpiresAt\": null, \"heartbeatAt\": null, \"progress\": null, "
+            + "\"cancelRequested\": false, \"lastError\": \"SMTP timeout\", \"result\": null, "
+            + "\"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}";
+
+    static final String JOB_CANCEL_REQUESTED = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"PROCESSING\", \"attempt\": 1, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:00:00Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:08Z\", "
+            + "\"startedAt\": \"2026-11-30T12:00:06Z\", \"finishedAt\": null, \"workerId\": \"w1\", "
+            + "\"leaseExpiresAt\": \"2026-11-30T12:01:06Z\", \"heartbeatAt\": \"2026-11-30T12:00:06Z\", "
+            + "\"progress\": null, \"cancelRequested\": true, \"lastError\": null, \"result\": null, "
+            + "\"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", \"modifiedBy\": \"admin\"}";
+
+    static final String JOB_REQUEUED = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.example\"}, \"priority\": 5, \"status\": \"PENDING\", \"attempt\": 0, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T13:00:00Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T13:00:00Z\", "
+            + "\"startedAt\": null, \"finishedAt\": null, \"workerId\": null, \"leaseExpiresAt\": null, "
+            + "\"heartbeatAt\": null, \"progress\": null, \"cancelRequested\": false, \"lastError\": null, "
+            + "\"result\": null, \"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", "
+            + "\"modifiedBy\": \"admin\"}";
+
+    static final String ENQUEUE_BODY = "{\"queue\": \"emails\", \"type\": \"send\", \"payload\": {\"to\": \"a@b.c\"}, "
+            + "\"priority\": 5, \"tags\": [\"welcome\"], \"maxAttempts\": 3, \"delaySeconds\": 0, "
+            + "\"idempotencyKey\": \"welcome-a@b.c\"}";
+
+    static final String ENQUEUE_BODY_MINIMAL = "{\"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}}";
+
+    static final String ENQUEUE_BODY_SCHEDULED = "{\"queue\": \"reports\", \"type\": \"daily\", "
+            + "\"payload\": {\"day\": \"2026-11-30\"}, \"runAt\": \"2026-12-01T06:00:00Z\"}";
+
+    static final String ENQUEUE_BATCH_BODY = "{\"jobs\": [{\"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}}, {\"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"d@e.f\"}, \"idempotencyKey\": \"welcome-d@e.f\"}, "
+            + "{\"queue\": \"emails\", \"type\": \"send\", \"maxAttempts\": 0}]}";
+
+    static final String ENQUEUE_BATCH_RESULT = "{\"succeeded\": 2, \"failed\": 1, \"results\": ["
+            + "{\"index\": 0, \"id\": \"43\", \"status\": 201, \"job\": {\"id\": \"43\", \"queue\": \"emails\", "
+            + "\"type\": \"send\", \"payload\": {\"to\": \"a@b.c\"}, \"priority\": 0, \"status\": \"PENDING\", "
+            + "\"attempt\": 0, \"maxAttempts\": 5, \"tags\": [], \"runAt\": \"2026-11-30T12:00:00Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:00Z\", "
+            + "\"startedAt\": null, \"finishedAt\": null, \"workerId\": null, \"leaseExpiresAt\": null, "
+            + "\"heartbeatAt\": null, \"progress\": null, \"cancelRequested\": false, \"lastError\": null, "
+            + "\"result\": null, \"idempotencyKey\": null, \"createdBy\": \"shop\", \"modifiedBy\": \"shop\"}}, "
+            + "{\"index\": 1, \"id\": \"17\", \"status\": 200, \"job\": {\"id\": \"17\", \"queue\": \"emails\", "
+            + "\"type\": \"send\", \"payload\": {\"to\": \"d@e.f\"}, \"priority\": 0, \"status\": \"LEASED\", "
+            + "\"attempt\": 1, \"maxAttempts\": 5, \"tags\": [], \"runAt\": \"2026-11-30T11:59:00Z\", "
+            + "\"createdAt\": \"2026-11-30T11:59:00Z\", \"updatedAt\": \"2026-11-30T11:59:30Z\", "
+            + "\"startedAt\": null, \"finishedAt\": null, \"workerId\": \"w1\", "
+            + "\"leaseExpiresAt\": \"2026-11-30T12:00:30Z\", \"heartbeatAt\": null, \"progress\": null, "
+            + "\"cancelRequested\": false, \"lastError\": null, \"result\": null, "
+            + "\"idempotencyKey\": \"welcome-d@e.f\", \"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}}, "
+            + "{\"index\": 2, \"status\": 400, \"error\": {\"type\": \"urn:readpast:problem:invalid-request\", "
+            + "\"title\": \"Invalid request\", \"status\": 400, "
+            + "\"detail\": \"'maxAttempts' must be between 1 and 1000 (got 0).\"}}]}";
+
+    static final String COMPLETE_BATCH_BODY = "{\"items\": [{\"id\": \"42\", \"leaseId\": \"" + LEASE_ID + "\", "
+            + "\"result\": {\"messageId\": \"abc\"}}, {\"id\": \"43\", \"leaseId\": "
+            + "\"0c9d7f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6\"}]}";
+
+    static final String COMPLETE_BATCH_RESULT = "{\"succeeded\": 1, \"failed\": 1, \"results\": ["
+            + "{\"index\": 0, \"id\": \"42\", \"status\": 200}, {\"index\": 1, \"id\": \"43\", \"status\": 409, "
+            + "\"error\": {\"type\": \"urn:readpast:problem:lease-conflict\", \"title\": \"Lease not held\", "
+            + "\"status\": 409, \"detail\": \"Job 43 is not leased with this leaseId: the lease expired and the job "
+            + "was re-leased, was released, or the job already finished.\"}}]}";
+
+    static final String CLAIM_BODY = "{\"workerId\": \"w1\", \"queues\": [\"emails\"], \"limit\": 10, "
+            + "\"leaseSeconds\": 60}";
+
+    static final String CLAIM_BODY_LONG_POLL = "{\"workerId\": \"w1\", \"queues\": [\"emails\", \"reports\"], "
+            + "\"limit\": 10, \"leaseSeconds\": 60, \"waitSeconds\": 20}";
+
+    static final String CLAIMED = "{\"jobs\": [" + JOB_LEASED + "]}";
+
+    static final String CLAIMED_NONE = "{\"jobs\": []}";
+
+    static final String HEARTBEAT_BODY = "{\"leaseId\": \"" + LEASE_ID + "\", \"leaseSeconds\": 60, "
+            + "\"progress\": {\"percent\": 50, \"message\": \"rendered\"}}";
+
+    static final String HEARTBEAT_ACK = "{\"id\": \"42\", \"status\": \"PROCESSING\", "
+            + "\"leaseExpiresAt\": \"2026-11-30T12:01:06Z\", \"cancelRequested\": false}";
+
+    static final String COMPLETE_BODY = "{\"leaseId\": \"" + LEASE_ID + "\", \"result\": {\"messageId\": \"abc\"}}";
+
+    static final String FAIL_BODY = "{\"leaseId\": \"" + LEASE_ID + "\", \"error\": \"SMTP timeout\", "
+            + "\"retryable\": true}";
+
+    static final String FAIL_BODY_FATAL = "{\"leaseId\": \"" + LEASE_ID + "\", \"error\": \"no such mailbox\", "
+            + "\"retryable\": false}";
+
+    static final String RELEASE_BODY = "{\"leaseId\": \"" + LEASE_ID + "\"}";
+
+    static final String REQUEUE_BODY = "{\"payload\": {\"to\": \"a@b.example\"}}";
+
+    static final String PAGE = "{\"jobs\": [" + JOB_DEAD + "], \"next\": \"42\"}";
+
+    static final String PAGE_LAST = "{\"jobs\": [], \"next\": null}";
+
+    static final String QUEUE_BODY = "{\"maxWorkers\": 5, \"paused\": false, \"leaseSeconds\": 60, "
+            + "\"maxAttempts\": 3, \"backoffBaseSeconds\": 2, \"backoffCapSeconds\": 600}";
+
+    static final String QUEUE_VIEW = "{\"name\": \"emails\", \"maxWorkers\": 5, \"paused\": false, \"active\": true, "
+            + "\"leaseSeconds\": 60, \"maxAttempts\": 3, \"backoffBaseSeconds\": 2, \"backoffCapSeconds\": 600, "
+            + "\"pending\": 120, \"scheduled\": 4, \"leased\": 3, \"processing\": 2, \"dead\": 1, "
+            + "\"lagSeconds\": 1.25, \"createdAt\": \"2026-11-01T09:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:00Z\"}";
+
+    static final String QUEUE_VIEW_PAUSED = "{\"name\": \"emails\", \"maxWorkers\": 5, \"paused\": true, "
+            + "\"active\": true, \"leaseSeconds\": 60, \"maxAttempts\": 3, \"backoffBaseSeconds\": 2, "
+            + "\"backoffCapSeconds\": 600, \"pending\": 120, \"scheduled\": 4, \"leased\": 3, \"processing\": 2, "
+            + "\"dead\": 1, \"lagSeconds\": 1.25, \"createdAt\": \"2026-11-01T09:00:00Z\", "
+            + "\"updatedAt\": \"2026-11-30T12:00:00Z\"}";
+
+    static final String QUEUE_LIST = "{\"queues\": [" + QUEUE_VIEW + ", {\"name\": \"reports\", \"maxWorkers\": null, "
+            + "\"paused\": false, \"active\": true, \"leaseSeconds\": null, \"maxAttempts\": null, "
+            + "\"backoffBaseSeconds\": null, \"backoffCapSeconds\": null, \"pending\": 0, \"scheduled\": 1, "
+            + "\"leased\": 0, \"processing\": 0, \"dead\": 0, \"lagSeconds\": null, "
+            + "\"createdAt\": \"2026-11-02T09:00:00Z\", \"updatedAt\": \"2026-11-02T09:00:00Z\"}]}";
+
+    // ---- problem examples -----------------------------------------------------------------------
+
+    static final String PROBLEM_INVALID = "{\"type\": \"urn:readpast:problem:invalid-request\", "
+            + "\"title\": \"Invalid request\", \"status\": 400, \"detail\": \"'queue' is required.\", "
+            + "\"instance\": \"/jobs\"}";
+
+    static final String PROBLEM_MALFORMED = "{\"type\": \"urn:readpast:problem:malformed-json\", "
+            + "\"title\": \"Malformed request body\", \"status\": 400, \"detail\": \"Unknown field 'queueName'.\", "
+            + "\"instance\": \"/jobs\"}";
+
+    static final String PROBLEM_UNAUTHORIZED = "{\"type\": \"urn:readpast:problem:unauthorized\", "
+            + "\"title\": \"Unauthorized\", \"status\": 401, "
+            + "\"detail\": \"Send an API key as 'Authorization: Bearer <key>'.\", \"instance\": \"/jobs\"}";
+
+    static final String PROBLEM_FORBIDDEN_ROLE = "{\"type\": \"urn:readpast:problem:forbidden\", "
+            + "\"title\": \"Forbidden\", \"status\": 403, "
+            + "\"detail\": \"The key 'mailer' does not have a role allowed to do this.\", \"instance\": \"/queues\"}";
+
+    static final String PROBLEM_FORBIDDEN_QUEUE = "{\"type\": \"urn:readpast:problem:forbidden\", "
+            + "\"title\": \"Forbidden\", \"status\": 403, "
+            + "\"detail\": \"This API key may not use queue 'billing'.\", \"instance\": \"/jobs\"}";
+
+    static final String PROBLEM_JOB_NOT_FOUND = "{\"type\": \"urn:readpast:problem:not-found\", "
+            + "\"title\": \"Not found\", \"status\": 404, \"detail\": \"No job with id 42.\", "
+            + "\"instance\": \"/jobs/42\"}";
+
+    static final String PROBLEM_QUEUE_NOT_FOUND = "{\"type\": \"urn:readpast:problem:not-found\", "
+            + "\"title\": \"Not found\", \"status\": 404, \"detail\": \"No queue named 'emails'.\", "
+            + "\"instance\": \"/queues/emails\"}";
+
+    static final String PROBLEM_LEASE_CONFLICT = "{\"type\": \"urn:readpast:problem:lease-conflict\", "
+            + "\"title\": \"Lease not held\", \"status\": 409, \"detail\": \"Job 42 is not leased with this leaseId: "
+            + "the lease expired and the job was re-leased, was released, or the job already finished.\", "
+            + "\"instance\": \"/jobs/42/complete\"}";
+
+    static final String PROBLEM_CANCEL_CONFLICT = "{\"type\": \"urn:readpast:problem:state-conflict\", "
+            + "\"title\": \"Conflict\", \"status\": 409, "
+            + "\"detail\": \"Job 42 is SUCCEEDED and can no longer be cancelled.\", \"instance\": \"/jobs/42/cancel\"}";
+
+    static final String PROBLEM_REQUEUE_CONFLICT = "{\"type\": \"urn:readpast:problem:state-conflict\", "
+            + "\"title\": \"Conflict\", \"status\": 409, "
+            + "\"detail\": \"Job 42 is PENDING; only DEAD or CANCELLED jobs can be requeued.\", "
+            + "\"instance\": \"/jobs/42/requeue\"}";
+
+    static final String PROBLEM_PURGE_CONFLICT = "{\"type\": \"urn:readpast:problem:state-conflict\", "
+            + "\"title\": \"Conflict\", \"status\": 409, "
+            + "\"detail\": \"Job 42 is LEASED; cancel it first, only finished jobs can be deleted.\", "
+            + "\"instance\": \"/jobs/42\"}";
+
+    static final String PROBLEM_UNSUPPORTED = "{\"type\": \"about:blank\", \"title\": \"Unsupported Media Type\", "
+            + "\"status\": 415, \"detail\": \"Send the body as application/json.\", \"instance\": \"/jobs\"}";
+
+    static final String PROBLEM_UNAVAILABLE = "{\"type\": \"urn:readpast:problem:database-unavailable\", "
+            + "\"title\": \"Service unavailable\", \"status\": 503, "
+            + "\"detail\": \"The database is not reachable right now; retry shortly.\", \"instance\": \"/claim\"}";
+}

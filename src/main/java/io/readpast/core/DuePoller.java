@@ -1,0 +1,80 @@
+package io.readpast.core;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.readpast.config.Engine;
+import io.readpast.store.JobStore;
+import io.readpast.store.StoreException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+import java.util.Set;
+
+/**
+ * One poll per instance, shared by all its waiting claims: while claims wait, it asks the
+ * database once per tick whether any of their queues has due work (scheduled jobs coming due,
+ * retries after backoff, expired leases, and on SQL Server enqueues on other instances) and
+ * wakes one waiter when so. PostgreSQL ticks every second (other instances' enqueues arrive
+ * by NOTIFY); SQL Server polls every 200 ms while work keeps coming and backs off to 1 s when idle.
+ * Nobody waiting: no statement at all.
+ */
+@ApplicationScoped
+public class DuePoller {
+
+    private static final Logger LOG = Logger.getLogger(DuePoller.class);
+    private static final long IDLE_MS = 1000;
+    private static final long BUSY_MS = 200;
+    private static final long BUSY_WINDOW_MS = 10_000;
+
+    private final Wakeups wakeups;
+    private volatile boolean running;
+    private volatile Thread thread;
+    private volatile long lastFoundMs;
+
+    public DuePoller(Wakeups wakeups) {
+        this.wakeups = wakeups;
+    }
+
+    public synchronized void start(JobStore store, Engine engine) {
+        if (running) {
+            return;
+        }
+        running = true;
+        thread = Thread.ofVirtual().name("readpast-due-poller").start(() -> loop(store, engine));
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        running = false;
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+
+    private void loop(JobStore store, Engine engine) {
+        while (running) {
+            long now = System.currentTimeMillis();
+            boolean busy = engine == Engine.SQLSERVER && now - lastFoundMs < BUSY_WINDOW_MS;
+            try {
+                Thread.sleep(busy ? BUSY_MS : IDLE_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (wakeups.waiting() == 0) {
+                continue;
+            }
+            Set<String> wanted = wakeups.wantedQueues();
+            if (wanted != null && wanted.isEmpty()) {
+                continue;
+            }
+            try {
+                if (store.jobAnyDue(wanted == null ? null : java.util.List.copyOf(wanted))) {
+                    lastFoundMs = System.currentTimeMillis();
+                    wakeups.release(null, 1);
+                }
+            } catch (StoreException e) {
+                LOG.debugf("Due poll failed: %s", e.getMessage());
+            }
+        }
+    }
+}

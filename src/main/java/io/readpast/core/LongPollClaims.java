@@ -1,0 +1,62 @@
+package io.readpast.core;
+
+import io.readpast.store.JobRow;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Claims that may wait ({@code waitSeconds}): claim once; when nothing is claimable, wait in
+ * {@link Wakeups} (no thread of the pool, no database connection) until new work is announced
+ * (an enqueue on this instance, a NOTIFY from another one, or the shared due-time poll), then
+ * claim again, until the deadline. A filter that just found nothing is not asked again until
+ * something is announced, so idle long-polls cost no statements.
+ */
+@ApplicationScoped
+public class LongPollClaims {
+
+    private final Broker broker;
+    private final Wakeups wakeups;
+    /** Queue filter -> the wake-up generation at which a claim with that filter found nothing. */
+    private final ConcurrentHashMap<String, Long> emptyAt = new ConcurrentHashMap<>();
+
+    public LongPollClaims(Broker broker, Wakeups wakeups) {
+        this.broker = broker;
+        this.wakeups = wakeups;
+    }
+
+    public List<JobRow> claim(String workerId, List<String> queues, int limit, Integer leaseSeconds, String by,
+                              int waitSeconds) {
+        long deadline = System.nanoTime() + waitSeconds * 1_000_000_000L;
+        String key = queues == null ? "*" : String.join("\u0000", queues.stream().sorted().toList());
+        boolean woken = false;
+        while (true) {
+            long generation = wakeups.generation();
+            if (woken || waitSeconds == 0 || !Objects.equals(emptyAt.get(key), generation)) {
+                List<JobRow> jobs = broker.claim(workerId, queues, limit, leaseSeconds, by);
+                if (!jobs.isEmpty()) {
+                    if (jobs.size() >= limit) {
+                        // a full batch: there may be more, let the next waiter look
+                        wakeups.release(null, 1);
+                    }
+                    return jobs;
+                }
+                if (emptyAt.size() > 10_000) {
+                    emptyAt.clear();
+                }
+                emptyAt.put(key, generation);
+            }
+            if (waitSeconds == 0 || System.nanoTime() >= deadline) {
+                return List.of();
+            }
+            try {
+                woken = wakeups.await(queues, generation, deadline);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return List.of();
+            }
+        }
+    }
+}

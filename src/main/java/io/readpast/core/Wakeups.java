@@ -1,0 +1,122 @@
+package io.readpast.core;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Long-polling claims of this instance wait here, without a database connection. A wake-up
+ * is handed to at most as many waiters as there are new jobs (no thundering herd), first
+ * come first served, only to waiters whose queue filter matches. Locks, not monitors, so that
+ * virtual threads never pin their carrier while waiting.
+ */
+@ApplicationScoped
+public class Wakeups {
+
+    /** One waiting claim: its queue filter (null = every queue) and whether it has been woken. */
+    static final class Waiter {
+        final Set<String> queues;
+        final Condition woken;
+        boolean signalled;
+
+        Waiter(Set<String> queues, Condition woken) {
+            this.queues = queues;
+            this.woken = woken;
+        }
+
+        boolean wants(String queue) {
+            return queues == null || queue == null || queues.contains(queue);
+        }
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    /** Counts every wake-up handed out or announced; a claim that found nothing remembers it. */
+    private final AtomicLong generation = new AtomicLong();
+
+    /** Changes whenever new work may have become claimable. */
+    public long generation() {
+        return generation.get();
+    }
+
+    public int waiting() {
+        lock.lock();
+        try {
+            return waiters.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The union of the waiters' queue filters; null when some waiter takes every queue. Empty when nobody waits. */
+    public Set<String> wantedQueues() {
+        lock.lock();
+        try {
+            Set<String> all = new HashSet<>();
+            for (Waiter w : waiters) {
+                if (w.queues == null) {
+                    return null;
+                }
+                all.addAll(w.queues);
+            }
+            return all;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Up to {@code count} jobs became claimable in {@code queue} (null: somewhere): wake that many waiters. */
+    public void release(String queue, int count) {
+        generation.incrementAndGet();
+        if (count <= 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            int left = count;
+            for (Iterator<Waiter> it = waiters.iterator(); it.hasNext() && left > 0; ) {
+                Waiter w = it.next();
+                if (!w.signalled && w.wants(queue)) {
+                    w.signalled = true;
+                    w.woken.signal();
+                    it.remove();
+                    left--;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until woken or until {@code deadlineNanos} (System.nanoTime). Returns true when
+     * woken (or when something was announced since {@code seenGeneration}, so that an
+     * announcement between the caller's empty claim and this call is not missed), false at the deadline.
+     */
+    public boolean await(Collection<String> queues, long seenGeneration, long deadlineNanos)
+            throws InterruptedException {
+        lock.lock();
+        Waiter w = new Waiter(queues == null ? null : Set.copyOf(queues), lock.newCondition());
+        waiters.addLast(w);
+        try {
+            if (generation.get() != seenGeneration) {
+                return true;
+            }
+            long left = deadlineNanos - System.nanoTime();
+            while (!w.signalled && left > 0) {
+                left = w.woken.awaitNanos(left);
+            }
+            return w.signalled;
+        } finally {
+            waiters.remove(w);
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,14 @@
+-- The shared long-poll check: is any job claimable now in these queues (:queues JSON array,
+-- NULL = every queue)? One statement per instance per tick, and only while claims wait.
+SELECT EXISTS (
+    SELECT 1
+    FROM readpast_queue AS q
+    WHERE NOT q.paused
+      AND q.active
+      AND (CAST(:queues AS jsonb) IS NULL
+           OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
+      AND EXISTS (
+          SELECT 1 FROM readpast_job AS j
+          WHERE j.queue = q.name AND j.status = 0 AND j.due_at <= now()
+      )
+) AS due

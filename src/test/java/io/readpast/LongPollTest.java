@@ -1,0 +1,149 @@
+package io.readpast;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.readpast.config.Engine;
+import io.readpast.core.JobAnnouncer;
+import io.readpast.core.Wakeups;
+import io.readpast.store.Database;
+import io.readpast.store.JdbcJobStore;
+import io.readpast.store.Stmt;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Long-poll claims: woken by enqueues, by other instances, by due times; idle waiting is nearly free. */
+@QuarkusTest
+class LongPollTest {
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    Wakeups wakeups;
+
+    @Inject
+    JobAnnouncer announcer;
+
+    @Inject
+    Database database;
+
+    Http http;
+    ExecutorService pool;
+
+    @BeforeEach
+    void setUp() {
+        TestDb.clean();
+        http = new Http(base);
+    }
+
+    private CompletableFuture<Http.Reply> claimAsync(String queue, int waitSeconds) {
+        return CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
+                Map.of("workerId", "lp", "queues", List.of(queue), "waitSeconds", waitSeconds), Duration.ofSeconds(60)));
+    }
+
+    @Test
+    void aWaitingClaimReturnsAsSoonAsAJobIsEnqueued() throws Exception {
+        int before = wakeups.waiting();
+        CompletableFuture<Http.Reply> claim = claimAsync("lp1", 20);
+        await().atMost(Duration.ofSeconds(10)).until(() -> wakeups.waiting() > before);
+        String id = http.post("/jobs", Map.of("queue", "lp1", "type", "t")).body().get("id").asText();
+        Http.Reply r = claim.get(10, TimeUnit.SECONDS);  // well before the 20 s deadline
+        assertEquals(200, r.status());
+        assertEquals(id, r.body().get("jobs").get(0).get("id").asText());
+    }
+
+    @Test
+    void aWaitingClaimReturnsEmptyAtTheDeadline() throws Exception {
+        long start = System.nanoTime();
+        Http.Reply r = claimAsync("lp-empty", 1).get(30, TimeUnit.SECONDS);
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(0, r.body().get("jobs").size());
+        assertTrue(ms >= 900, "waited until the deadline, " + ms + " ms");
+    }
+
+    @Test
+    void aJobComingDueWakesAWaiterThroughTheSharedPoll() throws Exception {
+        String id = http.post("/jobs", Map.of("queue", "lp2", "type", "t", "delaySeconds", 2)).body().get("id").asText();
+        Http.Reply r = claimAsync("lp2", 25).get(30, TimeUnit.SECONDS);
+        assertEquals(1, r.body().get("jobs").size(), "the delayed job was handed to the waiting claim");
+        assertEquals(id, r.body().get("jobs").get(0).get("id").asText());
+    }
+
+    @Test
+    void anotherInstancesNotifyWakesAWaiter() throws Exception {
+        assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "LISTEN/NOTIFY is PostgreSQL's");
+        int before = wakeups.waiting();
+        long received = announcer.receivedCount();
+        CompletableFuture<Http.Reply> claim = claimAsync("lp3", 25);
+        await().atMost(Duration.ofSeconds(10)).until(() -> wakeups.waiting() > before);
+        // Another instance's enqueue: the row, then its NOTIFY (as PgNotifications sends it).
+        try (Connection c = TestDb.dataSource().getConnection()) {
+            c.setAutoCommit(true);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO readpast_queue (name) VALUES ('lp3') ON CONFLICT DO NOTHING")) {
+                ps.execute();
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO readpast_job (queue, type, payload, max_attempts, due_at) "
+                    + "VALUES ('lp3', 't', '{}', 3, now())")) {
+                ps.execute();
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify('readpast_jobs', ?)")) {
+                ps.setString(1, "some-other-instance\nlp3\t1");
+                ps.execute();
+            }
+        }
+        Http.Reply r = claim.get(30, TimeUnit.SECONDS);
+        assertEquals(1, r.body().get("jobs").size());
+        await().atMost(Duration.ofSeconds(5)).until(() -> announcer.receivedCount() > received);
+    }
+
+    @Test
+    void hundredIdleLongPollsCostAboutOneStatementPerSecond() throws Exception {
+        JdbcJobStore store = (JdbcJobStore) database.start();
+        int before = wakeups.waiting();
+        List<CompletableFuture<Http.Reply>> claims = new ArrayList<>();
+        pool = Executors.newFixedThreadPool(100);
+        try {
+            for (int i = 0; i < 100; i++) {
+                claims.add(CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
+                        Map.of("workerId", "idle", "queues", List.of("lp-idle"), "waitSeconds", 8),
+                        Duration.ofSeconds(60)), pool));
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> wakeups.waiting() >= before + 100);
+            // the statements long-polling can cause: claims and the shared due poll (sweepers run regardless)
+            java.util.function.LongSupplier pollCost = () -> store.statementsExecuted(Stmt.JOB_CLAIM)
+                    + store.statementsExecuted(Stmt.QUEUE_LOCK_CAPPED) + store.statementsExecuted(Stmt.JOB_ANY_DUE);
+            long startCount = pollCost.getAsLong();
+            long startNanos = System.nanoTime();
+            // Over the next 4 seconds, at most one statement per second (plus one for the tick in flight).
+            await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(5)).until(() -> {
+                double seconds = (System.nanoTime() - startNanos) / 1e9;
+                return pollCost.getAsLong() - startCount <= Math.ceil(seconds) + 1;
+            });
+            long spent = pollCost.getAsLong() - startCount;
+            System.out.printf("100 idle long-polls: %d statements in %.1f s%n", spent, (System.nanoTime() - startNanos) / 1e9);
+            for (CompletableFuture<Http.Reply> c : claims) {
+                assertEquals(0, c.get(30, TimeUnit.SECONDS).body().get("jobs").size());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

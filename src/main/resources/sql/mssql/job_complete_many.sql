@@ -112,6 +112,8 @@ SELECT
     COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME()
 FROM @moved AS m;
 
-SELECT m.id
+SELECT
+    m.id,
+    m.queue
 FROM @moved AS m
 ORDER BY m.id ASC;

@@ -22,4 +22,4 @@ SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, ma
        due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by), created_at,
        started_at, now(), now()
 FROM moved
-RETURNING id
+RETURNING id, queue

@@ -16,6 +16,9 @@ final class ApiDocs {
     static final String JSON = "application/json";
     static final String PROBLEM = Problem.MEDIA_TYPE;
 
+    /** Schema (components/schemas) of payloads and results: any JSON value. */
+    static final String ANY_VALUE = "AnyValue";
+
     // ---- reusable responses (components/responses), referenced with @APIResponse(ref = ...) ----
 
     /** 400: body not JSON of the expected shape, or a field or parameter missing or out of range. */
@@ -43,6 +46,8 @@ final class ApiDocs {
     static final String ROLE_ADMIN = "\n\nRole: admin.";
 
     static final String JOB_ID_PARAM = "Job id (a positive integer). Anything else is 404, like an unknown id.";
+
+    static final String QUEUE_NAME_PARAM = "Queue name: " + NAME_RULE;
 
     // ---- example values -------------------------------------------------------------------------
 

@@ -39,7 +39,51 @@ public class ClaimResource {
     @Tag(name = "Workers")
     @Operation(summary = "Lease up to 'limit' claimable jobs",
             description = "Skips rows other claims hold; honours priority, due time, paused queues and maxWorkers. "
-                    + "Each job comes with a fresh leaseId; {\"jobs\": []} when nothing is claimable.")
+                    + "Each job comes with a fresh leaseId; {\"jobs\": []} when nothing is claimable. "
+                    + "With waitSeconds (long poll), a claim that finds nothing waits up to that many seconds and "
+                    + "answers as soon as a job becomes claimable, or with {\"jobs\": []} at the deadline. "
+                    + "A queue-scoped key claims only from its queues (all of them when 'queues' is absent; "
+                    + "naming another queue is 403)." + ApiDocs.ROLE_WORKER)
+    @org.eclipse.microprofile.openapi.annotations.parameters.RequestBody(required = true,
+            description = "Who claims, from which queues, how many, for how long.",
+            content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = ApiDocs.JSON,
+                    schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(
+                            implementation = Requests.Claim.class),
+                    examples = {
+                            @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "claim",
+                                    value = ApiDocs.CLAIM_BODY),
+                            @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "longPoll",
+                                    summary = "Wait up to 20 s for work", value = ApiDocs.CLAIM_BODY_LONG_POLL),
+                            @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "anyQueue",
+                                    summary = "One job from any queue", value = "{\"workerId\": \"w1\"}")}))
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200",
+            description = "The leased jobs (LEASED, each with its leaseId), best first; empty when nothing was "
+                    + "claimable.",
+            content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = ApiDocs.JSON,
+                    schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(
+                            implementation = Responses.Claimed.class),
+                    examples = {
+                            @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "claimed",
+                                    value = ApiDocs.CLAIMED),
+                            @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "nothing",
+                                    summary = "Nothing claimable", value = ApiDocs.CLAIMED_NONE)}))
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "400",
+            ref = ApiDocs.BAD_REQUEST)
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "401",
+            ref = ApiDocs.UNAUTHORIZED)
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "403",
+            description = "The key does not have the worker role, or 'queues' names a queue outside the key's scope.",
+            content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = ApiDocs.PROBLEM,
+                    schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(implementation = Problem.class),
+                    examples = {
+                            @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "role",
+                                    value = ApiDocs.PROBLEM_FORBIDDEN_ROLE),
+                            @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "queue",
+                                    value = ApiDocs.PROBLEM_FORBIDDEN_QUEUE)}))
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "415",
+            ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "503",
+            ref = ApiDocs.UNAVAILABLE)
     public Responses.Claimed claim(Requests.Claim body) {
         Requests.Claim b = Validate.body(body);
         String workerId = Validate.text("workerId", b.workerId(), Validate.NAME_MAX, true);

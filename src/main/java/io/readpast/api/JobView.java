@@ -7,6 +7,7 @@ import io.readpast.core.JobStatus;
 import io.readpast.store.JobRow;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
 
 import java.time.Instant;
 
@@ -27,7 +28,7 @@ public record JobView(
         String queue,
         @Schema(description = "Job type.", examples = "send")
         String type,
-        @Schema(implementation = Schema.True.class, description = "The payload as enqueued (any JSON value).",
+        @Schema(ref = ApiDocs.ANY_VALUE, description = "The payload as enqueued (any JSON value).",
                 examples = "{\"to\": \"a@b.c\"}")
         @JsonRawValue String payload,
         @Schema(description = "Higher is claimed first.", examples = "5")
@@ -63,7 +64,11 @@ public record JobView(
         Instant leaseExpiresAt,
         @Schema(nullable = true, description = "Last heartbeat of the current lease; null before the first.")
         Instant heartbeatAt,
-        @Schema(implementation = Requests.Progress.class, nullable = true,
+        @Schema(type = SchemaType.OBJECT, nullable = true, properties = {
+                @SchemaProperty(name = "percent", type = SchemaType.INTEGER, minimum = "0", maximum = "100",
+                        description = "Percent done."),
+                @SchemaProperty(name = "message", type = SchemaType.STRING, maxLength = 1000,
+                        description = "Free text.")},
                 description = "The last progress a heartbeat reported; null when none.")
         @JsonRawValue String progress,
         @Schema(description = "True when a cancel was requested while the job was leased: the worker should stop "
@@ -72,7 +77,7 @@ public record JobView(
         @Schema(nullable = true, description = "The error of the last failure or lease expiry; null when none.",
                 examples = "SMTP timeout")
         String lastError,
-        @Schema(implementation = Schema.True.class, nullable = true,
+        @Schema(ref = ApiDocs.ANY_VALUE,
                 description = "The result complete reported (any JSON value); null when none.",
                 examples = "{\"messageId\": \"abc\"}")
         @JsonRawValue String result,

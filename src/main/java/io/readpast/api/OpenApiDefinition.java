@@ -13,6 +13,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
+import org.eclipse.microprofile.openapi.annotations.servers.Server;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -28,6 +29,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                         + "names: producer, worker or admin (admin may do everything). A key may be scoped to some "
                         + "queues. With authentication off (READPAST_AUTH_ENABLED=false) no key is needed and "
                         + "401/403 for roles do not occur."),
+        // Explicit, so that the document stored at build (openapi/) and the one served at run time agree:
+        // without servers, Quarkus adds build-host entries (http://localhost:8080...) to the stored one only.
+        servers = @Server(url = "/", description = "The broker serving this document"),
         security = @SecurityRequirement(name = "apiKey"),
         tags = {
                 @Tag(name = "Producers", description = "Enqueue and read jobs (role producer)"),
@@ -35,7 +39,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                 @Tag(name = "Operators", description = "Cancel, requeue, delete, browse, dead letters (role admin)"),
                 @Tag(name = "Queues", description = "Queue settings and counts (role admin)")
         },
-        components = @Components(responses = {
+        components = @Components(schemas = @Schema(name = ApiDocs.ANY_VALUE,
+                description = "Any JSON value: object, array, string, number, boolean or null."),
+                responses = {
                 @APIResponse(name = ApiDocs.BAD_REQUEST, responseCode = "400",
                         description = "Invalid request: the body is not JSON of the expected shape (malformed JSON, "
                                 + "an unknown field, a wrong type), or a field or parameter is missing or out of "

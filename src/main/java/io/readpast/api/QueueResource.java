@@ -11,6 +11,12 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 
@@ -35,8 +41,23 @@ public class QueueResource {
     @Tag(name = "Queues")
     @Operation(summary = "Create or replace a queue's settings",
             description = "Absent fields take their defaults: maxWorkers null (unlimited), paused false, active true, "
-                    + "and the broker's lease, attempt and backoff defaults.")
-    public Responses.QueueView put(@PathParam("name") String name, Requests.Queue body) {
+                    + "and the broker's lease, attempt and backoff defaults. Settings apply to the next claims; "
+                    + "jobs already enqueued keep their maxAttempts." + ApiDocs.ROLE_ADMIN)
+    @RequestBody(required = true, description = "The queue's settings; {} resets them all to the defaults.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Queue.class),
+                    examples = {
+                            @ExampleObject(name = "capped", value = ApiDocs.QUEUE_BODY),
+                            @ExampleObject(name = "defaults", summary = "Every setting at its default", value = "{}")}))
+    @APIResponse(responseCode = "200", description = "The queue with its new settings and job counts.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.QueueView.class),
+                    examples = @ExampleObject(name = "queue", value = ApiDocs.QUEUE_VIEW)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Responses.QueueView put(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
+                                   @PathParam("name") String name, Requests.Queue body) {
         String queue = Validate.queueName("name", name);
         Requests.Queue b = Validate.body(body);
         Integer maxWorkers = Validate.optionalRange("maxWorkers", b.maxWorkers(), 0, 1_000_000);
@@ -55,8 +76,15 @@ public class QueueResource {
     @Tag(name = "Queues")
     @Operation(summary = "List queues with their job counts and lag",
             description = "Every queue that has jobs or settings. Inactive queues are listed only with ?all=true. "
-                    + "lagSeconds is the age of the oldest due job, on the database clock.")
-    public Responses.QueueList list(@jakarta.ws.rs.QueryParam("all") @jakarta.ws.rs.DefaultValue("false") boolean all) {
+                    + "lagSeconds is the age of the oldest due job, on the database clock." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "The queues, by name.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.QueueList.class),
+                    examples = @ExampleObject(name = "queues", value = ApiDocs.QUEUE_LIST)))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Responses.QueueList list(@Parameter(description = "true lists inactive queues too.", example = "false")
+                                    @jakarta.ws.rs.QueryParam("all") @jakarta.ws.rs.DefaultValue("false") boolean all) {
         return new Responses.QueueList(broker.queues(all).stream().map(Responses.QueueView::of).toList());
     }
 
@@ -64,8 +92,18 @@ public class QueueResource {
     @Path("/{name}/pause")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Queues")
-    @Operation(summary = "Pause a queue: nothing in it is claimed until it is resumed")
-    public Responses.QueueView pause(@PathParam("name") String name) {
+    @Operation(summary = "Pause a queue: nothing in it is claimed until it is resumed",
+            description = "Sets paused, keeping the other settings; creates the queue (with default settings) when it "
+                    + "does not exist yet. Jobs already leased are not affected. No request body." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "The queue, paused.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.QueueView.class),
+                    examples = @ExampleObject(name = "paused", value = ApiDocs.QUEUE_VIEW_PAUSED)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Responses.QueueView pause(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
+                                     @PathParam("name") String name) {
         return Responses.QueueView.of(broker.pause(Validate.queueName("name", name), true));
     }
 
@@ -73,16 +111,39 @@ public class QueueResource {
     @Path("/{name}/resume")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Queues")
-    @Operation(summary = "Resume a paused queue")
-    public Responses.QueueView resume(@PathParam("name") String name) {
+    @Operation(summary = "Resume a paused queue",
+            description = "Clears paused, keeping the other settings; creates the queue (with default settings) when "
+                    + "it does not exist yet. No request body." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "The queue, not paused.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.QueueView.class),
+                    examples = @ExampleObject(name = "resumed", value = ApiDocs.QUEUE_VIEW)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Responses.QueueView resume(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
+                                      @PathParam("name") String name) {
         return Responses.QueueView.of(broker.pause(Validate.queueName("name", name), false));
     }
 
     @GET
     @Path("/{name}")
     @Tag(name = "Queues")
-    @Operation(summary = "Read a queue's settings and job counts")
-    public Responses.QueueView get(@PathParam("name") String name) {
+    @Operation(summary = "Read a queue's settings and job counts",
+            description = "Settings (null: the broker default applies), job counts by status and lag. A queue exists "
+                    + "once a job was enqueued into it or it was configured (PUT, pause, resume)." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "The queue.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.QueueView.class),
+                    examples = @ExampleObject(name = "queue", value = ApiDocs.QUEUE_VIEW)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", description = "No queue with this name.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFound", value = ApiDocs.PROBLEM_QUEUE_NOT_FOUND)))
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Responses.QueueView get(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
+                                   @PathParam("name") String name) {
         return Responses.QueueView.of(broker.getQueue(Validate.queueName("name", name)));
     }
 }

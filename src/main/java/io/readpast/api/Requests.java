@@ -25,7 +25,7 @@ public final class Requests {
                     + ". _ : / $ - (no spaces or control characters).",
                     pattern = "^[A-Za-z0-9_][A-Za-z0-9._:/$-]*$", maxLength = 200, examples = "send")
             String type,
-            @Schema(implementation = Schema.True.class,
+            @Schema(ref = ApiDocs.ANY_VALUE,
                     description = "Any JSON value, handed to the worker as is; at most readpast.limits.payload-max-bytes "
                             + "(1 MiB by default) of JSON text. Absent means null.",
                     examples = "{\"to\": \"a@b.c\"}")
@@ -105,7 +105,7 @@ public final class Requests {
             @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
                     examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
             String leaseId,
-            @Schema(implementation = Schema.True.class,
+            @Schema(ref = ApiDocs.ANY_VALUE,
                     description = "Optional result, any JSON value; at most readpast.limits.payload-max-bytes "
                             + "(1 MiB by default) of JSON text.",
                     examples = "{\"messageId\": \"abc\"}")
@@ -154,7 +154,7 @@ public final class Requests {
             @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
                     examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
             String leaseId,
-            @Schema(implementation = Schema.True.class,
+            @Schema(ref = ApiDocs.ANY_VALUE,
                     description = "Optional result, any JSON value; at most readpast.limits.payload-max-bytes "
                             + "(1 MiB by default) of JSON text.",
                     examples = "{\"messageId\": \"abc\"}")
@@ -172,7 +172,7 @@ public final class Requests {
 
     @Schema(description = "Optional changes for a requeued job.")
     public record Requeue(
-            @Schema(implementation = Schema.True.class,
+            @Schema(ref = ApiDocs.ANY_VALUE,
                     description = "A new payload (any JSON value) replacing the old one; absent or null keeps it. "
                             + "At most readpast.limits.payload-max-bytes (1 MiB by default) of JSON text.",
                     examples = "{\"to\": \"a@b.example\"}")

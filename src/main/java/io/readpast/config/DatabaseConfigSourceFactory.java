@@ -22,6 +22,13 @@ public class DatabaseConfigSourceFactory implements ConfigSourceFactory {
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
         String url = value(context, "readpast.db.url");
         Map<String, String> props = new HashMap<>();
+        if ((url == null || url.isBlank()) && !"false".equalsIgnoreCase(value(context, "readpast.embedded.enabled"))) {
+            // No database given: an embedded PostgreSQL (started by EmbeddedPostgresServer) on a free port.
+            String prefix = "quarkus.datasource." + Engine.POSTGRESQL.datasourceName() + ".";
+            props.put(prefix + "jdbc.url", EmbeddedDatabase.jdbcUrl());
+            props.put(prefix + "username", EmbeddedDatabase.USER);
+            return List.of(new PropertiesConfigSource(props, "readpast-database", 275));
+        }
         Engine engine = Engine.fromJdbcUrl(url);
         if (engine != null) {
             String prefix = "quarkus.datasource." + engine.datasourceName() + ".";

@@ -22,6 +22,31 @@ public interface ReadpastConfig {
 
     Auth auth();
 
+    Embedded embedded();
+
+    Metrics metrics();
+
+    interface Metrics {
+        /** How often each instance refreshes the per-queue depth and lag gauges (one statement). */
+        @WithDefault("15s")
+        String refresh();
+    }
+
+    /** The embedded PostgreSQL used when READPAST_DB_URL is not set (for trying out; tests). */
+    interface Embedded {
+        /** READPAST_EMBEDDED=false makes a missing READPAST_DB_URL a start-up error instead. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Where its data lives, kept across restarts. */
+        @WithDefault("readpast-data")
+        String dataDir();
+
+        /** Wipe the data directory at start (the test suite does). */
+        @WithDefault("false")
+        boolean clean();
+    }
+
     /** API keys (README "Security"). */
     interface Auth {
         /** READPAST_AUTH_ENABLED: false turns authentication off (with a warning at start-up). */

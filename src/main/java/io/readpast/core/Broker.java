@@ -1,6 +1,7 @@
 package io.readpast.core;
 
 import io.readpast.config.ReadpastConfig;
+import io.readpast.ops.BrokerMetrics;
 import io.readpast.store.JobRow;
 import io.readpast.store.JobStore;
 import io.readpast.store.NewJob;
@@ -27,11 +28,31 @@ public class Broker {
     private final JobStore store;
     private final ReadpastConfig config;
     private final JobAnnouncer announcer;
+    private final BrokerMetrics metrics;
 
-    public Broker(JobStore store, ReadpastConfig config, JobAnnouncer announcer) {
+    public Broker(JobStore store, ReadpastConfig config, JobAnnouncer announcer, BrokerMetrics metrics) {
         this.store = store;
         this.config = config;
         this.announcer = announcer;
+        this.metrics = metrics;
+    }
+
+    /** Counts a settled job by the state it reached. */
+    private JobRow counted(JobRow job, boolean expired) {
+        BrokerMetrics.Event event = switch (JobStatus.fromCode(job.status())) {
+            case SUCCEEDED -> BrokerMetrics.Event.COMPLETED;
+            case DEAD -> BrokerMetrics.Event.DEAD;
+            case CANCELLED -> BrokerMetrics.Event.CANCELLED;
+            case PENDING -> expired ? BrokerMetrics.Event.EXPIRED : BrokerMetrics.Event.FAILED;
+            default -> null;
+        };
+        if (event != null) {
+            metrics.count(event, job.queue(), 1);
+        }
+        if (expired && event != BrokerMetrics.Event.EXPIRED) {
+            metrics.count(BrokerMetrics.Event.EXPIRED, job.queue(), 1);
+        }
+        return job;
     }
 
     /** Tells waiting claims about a job that is claimable now. */
@@ -58,6 +79,7 @@ public class Broker {
             try {
                 Optional<JobRow> inserted = store.jobInsert(job);
                 if (inserted.isPresent()) {
+                    metrics.count(BrokerMetrics.Event.ENQUEUED, inserted.get().queue(), 1);
                     return new Enqueued(announced(inserted.get()), true);
                 }
             } catch (StoreException e) {
@@ -84,6 +106,9 @@ public class Broker {
                         .map(i -> new Enqueued(i.job(), i.created())).toList();
                 java.util.Map<String, Integer> perQueue = new java.util.HashMap<>();
                 for (Enqueued e : out) {
+                    if (e.created()) {
+                        metrics.count(BrokerMetrics.Event.ENQUEUED, e.job().queue(), 1);
+                    }
                     if (e.created() && !e.job().dueAt().isAfter(e.job().updatedAt())) {
                         perQueue.merge(e.job().queue(), 1, Integer::sum);
                     }
@@ -110,7 +135,13 @@ public class Broker {
 
     /** Leases jobs; a null lease length takes the queue's default, else the broker's. */
     public List<JobRow> claim(String workerId, List<String> queues, int limit, Integer leaseSeconds, String by) {
-        return store.jobClaim(workerId, queues, limit, leaseSeconds, config.defaults().leaseSeconds(), by);
+        long start = System.nanoTime();
+        List<JobRow> jobs = store.jobClaim(workerId, queues, limit, leaseSeconds, config.defaults().leaseSeconds(), by);
+        metrics.claimed(System.nanoTime() - start, jobs.size());
+        for (JobRow j : jobs) {
+            metrics.count(BrokerMetrics.Event.CLAIMED, j.queue(), 1);
+        }
+        return jobs;
     }
 
     public JobRow heartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {
@@ -118,7 +149,7 @@ public class Broker {
     }
 
     public JobRow complete(long id, String leaseId, String result, String by) {
-        return store.jobComplete(id, leaseId, result, by).orElseThrow(() -> lost(id));
+        return counted(store.jobComplete(id, leaseId, result, by).orElseThrow(() -> lost(id)), false);
     }
 
     /** Per-item outcome of a batch completion: the HTTP-like status and the job or the reason. */
@@ -127,11 +158,12 @@ public class Broker {
 
     /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
     public List<Completion> completeMany(List<io.readpast.store.CompleteItem> items, String by) {
-        java.util.Set<Long> done = items.isEmpty() ? java.util.Set.of() : store.jobCompleteMany(items, by);
+        java.util.Map<Long, String> done = items.isEmpty() ? java.util.Map.of() : store.jobCompleteMany(items, by);
+        done.values().forEach(q -> metrics.count(BrokerMetrics.Event.COMPLETED, q, 1));
         List<Completion> out = new java.util.ArrayList<>(items.size());
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (io.readpast.store.CompleteItem item : items) {
-            if (done.contains(item.id()) && seen.add(item.id())) {
+            if (done.containsKey(item.id()) && seen.add(item.id())) {
                 out.add(new Completion(item.id(), 200, null, null));
             } else {
                 out.add(new Completion(item.id(), 0, null, lost(item.id())));
@@ -146,7 +178,10 @@ public class Broker {
         if (released.isEmpty()) {
             released = store.jobCancelLeased(id, leaseId, null, false, by);
         }
-        return announced(released.orElseThrow(() -> lost(id)));
+        JobRow job = released.orElseThrow(() -> lost(id));
+        metrics.count(job.status() == JobStatus.CANCELLED.code() ? BrokerMetrics.Event.CANCELLED
+                : BrokerMetrics.Event.RELEASED, job.queue(), 1);
+        return announced(job);
     }
 
     /**
@@ -158,7 +193,7 @@ public class Broker {
         for (int attempt = 0; attempt < 5; attempt++) {
             Optional<JobRow> done = store.jobCancelPending(id, by);
             if (done.isPresent()) {
-                return done.get();
+                return counted(done.get(), false);
             }
             Optional<JobRow> flagged = store.jobCancelRequest(id, by);
             if (flagged.isPresent()) {
@@ -231,7 +266,8 @@ public class Broker {
         if (job.leaseId() == null || !job.leaseId().equalsIgnoreCase(leaseId)) {
             throw BrokerException.leaseConflict(id);
         }
-        return announced(settleFailure(job, error, retryable, retryAfter, false, by).orElseThrow(() -> lost(id)));
+        return announced(counted(settleFailure(job, error, retryable, retryAfter, false, by)
+                .orElseThrow(() -> lost(id)), false));
     }
 
     /**
@@ -245,7 +281,9 @@ public class Broker {
         int settled = 0;
         for (JobRow job : store.jobListExpired(batch)) {
             String error = "lease expired" + (job.workerId() == null ? "" : " (worker " + job.workerId() + ")");
-            if (settleFailure(job, error, true, null, true, null).isPresent()) {
+            Optional<JobRow> settledJob = settleFailure(job, error, true, null, true, null);
+            if (settledJob.isPresent()) {
+                counted(settledJob.get(), true);
                 settled++;
             }
         }

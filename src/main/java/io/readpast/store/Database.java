@@ -46,8 +46,11 @@ public class Database {
         }
         String url = config.db().url().orElse("");
         if (url.isBlank()) {
-            throw new StartupFailure("READPAST_DB_URL is not set: give a JDBC URL, "
-                    + "jdbc:postgresql://host:5432/db or jdbc:sqlserver://host:1433;databaseName=db");
+            if (!config.embedded().enabled()) {
+                throw new StartupFailure("READPAST_DB_URL is not set: give a JDBC URL, "
+                        + "jdbc:postgresql://host:5432/db or jdbc:sqlserver://host:1433;databaseName=db");
+            }
+            url = startEmbedded();
         }
         Engine engine = Engine.fromJdbcUrl(url);
         if (engine == null) {
@@ -109,6 +112,19 @@ public class Database {
             }
         }
         return names;
+    }
+
+    private String startEmbedded() {
+        java.nio.file.Path dir = java.nio.file.Path.of(config.embedded().dataDir());
+        try {
+            io.readpast.config.EmbeddedDatabase.start(dir, config.embedded().clean());
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new StartupFailure("READPAST_DB_URL is not set and the embedded PostgreSQL did not start ("
+                    + rootMessage(e) + "); set READPAST_DB_URL to your database");
+        }
+        org.jboss.logging.Logger.getLogger(Database.class).warnf("No READPAST_DB_URL: using an embedded PostgreSQL with its "
+                + "data in %s. This is for trying Readpast out; set READPAST_DB_URL for real use.", dir.toAbsolutePath());
+        return io.readpast.config.EmbeddedDatabase.jdbcUrl();
     }
 
     @Produces

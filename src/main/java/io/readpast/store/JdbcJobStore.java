@@ -147,7 +147,7 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public java.util.Set<Long> jobCompleteMany(List<CompleteItem> items, String by) {
+    public java.util.Map<Long, String> jobCompleteMany(List<CompleteItem> items, String by) {
         List<Map<String, Object>> rows = new ArrayList<>(items.size());
         for (CompleteItem i : items) {
             Map<String, Object> m = new java.util.LinkedHashMap<>();
@@ -157,8 +157,14 @@ public final class JdbcJobStore implements JobStore {
             rows.add(m);
         }
         Params p = Params.of().str("items", json(rows)).str("modified_by", by);
-        return tx(c -> new java.util.HashSet<>(query(c, Stmt.JOB_COMPLETE_MANY, p,
-                (rs, cols) -> rs.getLong(cols.get("id")))));
+        return tx(c -> {
+            java.util.Map<Long, String> done = new java.util.HashMap<>();
+            for (Object[] row : query(c, Stmt.JOB_COMPLETE_MANY, p,
+                    (rs, cols) -> new Object[] {rs.getLong(cols.get("id")), rs.getString(cols.get("queue"))})) {
+                done.put((Long) row[0], (String) row[1]);
+            }
+            return done;
+        });
     }
 
     @Override

@@ -45,8 +45,8 @@ public interface JobStore {
     /** Moves the job to the archive as SUCCEEDED. */
     Optional<JobRow> jobComplete(long id, String leaseId, String result, String by);
 
-    /** Completes every item whose lease is held, in one statement; returns their ids. */
-    java.util.Set<Long> jobCompleteMany(List<CompleteItem> items, String by);
+    /** Completes every item whose lease is held, in one statement; returns their ids with their queues. */
+    java.util.Map<Long, String> jobCompleteMany(List<CompleteItem> items, String by);
 
     /** A PENDING job becomes CANCELLED at once (moved to the archive). */
     Optional<JobRow> jobCancelPending(long id, String by);

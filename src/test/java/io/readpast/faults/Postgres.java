@@ -53,6 +53,10 @@ final class Postgres {
         ctl("start");
     }
 
+    static void restart() {
+        ctl("restart");
+    }
+
     static boolean running() {
         return run("pg_ctlcluster", "--skip-systemctl-redirect", version(), CLUSTER, "status").exit == 0;
     }

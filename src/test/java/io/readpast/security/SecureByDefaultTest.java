@@ -49,10 +49,20 @@ class SecureByDefaultTest {
     public static class FreshStart implements QuarkusTestResourceLifecycleManager {
         @Override
         public Map<String, String> start() {
-            String url = System.getenv().getOrDefault("READPAST_TEST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/test");
+            // the suite's database: READPAST_TEST_DB_URL, else the embedded PostgreSQL if an earlier
+            // test already started it (if not, it will start with a clean data directory anyway)
+            String url = System.getenv("READPAST_TEST_DB_URL");
+            if (url == null || url.isBlank()) {
+                String port = System.getProperty("readpast_embedded_port");
+                url = port == null ? null : "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+            }
             String user = System.getenv().getOrDefault("READPAST_TEST_DB_USERNAME", "postgres");
             String password = System.getenv().getOrDefault("READPAST_TEST_DB_PASSWORD", "");
-            try (var c = DriverManager.getConnection(url, user, password); var s = c.createStatement()) {
+            try (var c = url == null ? null : DriverManager.getConnection(url, user, password);
+                 var s = c == null ? null : c.createStatement()) {
+                if (s == null) {
+                    throw new SQLException("no database started yet");
+                }
                 s.execute("DELETE FROM readpast_api_key");
             } catch (SQLException e) {
                 // first run on an empty database: the table does not exist yet, which is just as fresh

@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
  *   <li>{@code BENCH_DB_USER} (postgres), {@code BENCH_DB_PASSWORD} (empty)
  *   <li>{@code BENCH_DB_NAME}: overrides the peer's database name
  *   <li>{@code BENCH_TIMEOUT_S}: bound on the drain, default 600
+ *   <li>{@code BENCH_PROBE_MS}: how often the drain's progress is counted, default 50
  * </ul>
  */
 final class Bench {
@@ -39,6 +40,7 @@ final class Bench {
   final String dbName;
   final String dbUrl;
   final long timeoutMillis;
+  final long probeMillis;
 
   Bench(String peer, String defaultDbName, String[] args) {
     this.peer = peer;
@@ -50,6 +52,7 @@ final class Bench {
     this.dbName = env("BENCH_DB_NAME", defaultDbName);
     this.dbUrl = withDatabase(adminUrl, dbName);
     this.timeoutMillis = (long) (Double.parseDouble(env("BENCH_TIMEOUT_S", "600")) * 1000);
+    this.probeMillis = Long.parseLong(env("BENCH_PROBE_MS", "50"));
     if (jobs < 1 || workers < 1) {
       throw new IllegalArgumentException("N and W must be >= 1 (got N=" + jobs + " W=" + workers + ")");
     }
@@ -111,7 +114,7 @@ final class Bench {
   }
 
   /**
-   * Waits until {@code finished} reports at least N, polling every 50 ms; returns the time at
+   * Waits until {@code finished} reports at least N, polling every BENCH_PROBE_MS; returns the time at
    * which it first did, in nanoTime. Throws on timeout.
    */
   long awaitFinished(long startNanos, LongSupplier finished) throws InterruptedException {
@@ -133,7 +136,7 @@ final class Bench {
             peer, done, jobs, (now - startNanos) / 1e9);
         nextReport += 5_000_000_000L;
       }
-      Thread.sleep(50);
+      Thread.sleep(probeMillis);
     }
   }
 
@@ -145,17 +148,25 @@ final class Bench {
     System.out.flush();
   }
 
-  /** Version from the dependency's own Maven metadata, as packed into the shaded jar. */
+  /**
+   * Version of a peer library: its own Maven metadata when the shaded jar carries it, else the
+   * version Maven resolved for this build (peer-versions.properties, filtered from pom.xml).
+   */
   static String mavenVersion(String groupId, String artifactId) {
     String res = "/META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
-    try (InputStream in = Bench.class.getResourceAsStream(res)) {
-      if (in != null) {
-        Properties p = new Properties();
-        p.load(in);
-        return p.getProperty("version", "unknown");
+    for (String r : new String[] {res, "/peer-versions.properties"}) {
+      try (InputStream in = Bench.class.getResourceAsStream(r)) {
+        if (in != null) {
+          Properties p = new Properties();
+          p.load(in);
+          String v = p.getProperty(r == res ? "version" : artifactId);
+          if (v != null && !v.isBlank() && !v.startsWith("${")) {
+            return v;
+          }
+        }
+      } catch (Exception e) {
+        // try the next source
       }
-    } catch (Exception e) {
-      // fall through
     }
     return "unknown";
   }

@@ -74,43 +74,47 @@ final class DbSchedulerPeer {
     AtomicLong executed = new AtomicLong();
     OneTimeTask<Void> noop = Tasks.oneTime("noop").execute((inst, ctx) -> executed.incrementAndGet());
 
-    try (HikariDataSource ds = b.pool(poolSize)) {
-      // enqueue: bulk, through the SchedulerClient, all due now
-      SchedulerClient client = SchedulerClient.Builder.create(ds, noop).build();
-      Instant due = Instant.now().minusSeconds(1);
-      long e0 = System.nanoTime();
-      List<TaskInstance<?>> chunk = new ArrayList<>(batch);
-      for (int i = 0; i < b.jobs; i++) {
-        chunk.add(noop.instance(Integer.toString(i)));
-        if (chunk.size() == batch || i == b.jobs - 1) {
-          client.scheduleBatch(chunk, due);
-          chunk = new ArrayList<>(batch);
-        }
-      }
-      long e1 = System.nanoTime();
-      long queued = count(b);
-      if (queued != b.jobs) {
-        throw new IllegalStateException("expected " + b.jobs + " scheduled executions, found " + queued);
-      }
+    // Not closed on failure: Main halts the JVM at once, so a failed run reports its reason
+    // instead of the scheduler's complaints about a closed pool.
+    HikariDataSource ds = b.pool(poolSize);
 
-      Scheduler scheduler = Scheduler.create(ds, noop)
-          .threads(b.workers)
-          .pollingInterval(Duration.ofMillis(pollMs))
-          .pollUsingLockAndFetch(lower, upper)
-          .build();
-
-      try (Connection probe = b.connection()) {
-        long d0 = System.nanoTime();
-        scheduler.start();
-        long d1 = b.awaitFinished(d0, () -> b.jobs - count(probe));
-        scheduler.stop();
-        System.err.printf(Locale.ROOT, "[db-scheduler] handler ran %d times for %d jobs%n", executed.get(), b.jobs);
-        String settings = String.format(Locale.ROOT,
-            "threads=%d pollUsingLockAndFetch(%s,%s) pollingInterval=%dms pool=%d scheduleBatch=%d",
-            b.workers, lower, upper, pollMs, poolSize, batch);
-        b.printResult(version, Bench.seconds(e0, e1), Bench.seconds(d0, d1), settings);
+    // enqueue: bulk, through the SchedulerClient, all due now
+    SchedulerClient client = SchedulerClient.Builder.create(ds, noop).build();
+    Instant due = Instant.now().minusSeconds(1);
+    long e0 = System.nanoTime();
+    List<TaskInstance<?>> chunk = new ArrayList<>(batch);
+    for (int i = 0; i < b.jobs; i++) {
+      chunk.add(noop.instance(Integer.toString(i)));
+      if (chunk.size() == batch || i == b.jobs - 1) {
+        client.scheduleBatch(chunk, due);
+        chunk = new ArrayList<>(batch);
       }
     }
+    long e1 = System.nanoTime();
+    long queued = count(b);
+    if (queued != b.jobs) {
+      throw new IllegalStateException("expected " + b.jobs + " scheduled executions, found " + queued);
+    }
+
+    // drain
+    Scheduler scheduler = Scheduler.create(ds, noop)
+        .threads(b.workers)
+        .pollingInterval(Duration.ofMillis(pollMs))
+        .pollUsingLockAndFetch(lower, upper)
+        .build();
+    Connection probe = b.connection();
+    long d0 = System.nanoTime();
+    scheduler.start();
+    long d1 = b.awaitFinished(d0, () -> b.jobs - count(probe));
+    scheduler.stop();
+    probe.close();
+    ds.close();
+
+    System.err.printf(Locale.ROOT, "[db-scheduler] handler ran %d times for %d jobs%n", executed.get(), b.jobs);
+    String settings = String.format(Locale.ROOT,
+        "threads=%d pollUsingLockAndFetch(%s,%s) pollingInterval=%dms pool=%d scheduleBatch=%d",
+        b.workers, lower, upper, pollMs, poolSize, batch);
+    b.printResult(version, Bench.seconds(e0, e1), Bench.seconds(d0, d1), settings);
   }
 
   private static long count(Bench b) throws SQLException {

@@ -32,34 +32,36 @@ final class JobRunrPeer {
     String version = Bench.mavenVersion("org.jobrunr", "jobrunr");
 
     b.resetDatabase();
-    try (HikariDataSource ds = b.pool(poolSize)) {
-      // JobRunr creates its tables (jobrunr_*) here, before anything is timed.
-      StorageProvider storage = SqlStorageProviderFactory.using(ds);
-      JobRunrConfigurationResult jobrunr = JobRunr.configure()
-          .useStorageProvider(storage)
-          .useBackgroundJobServer(usingStandardBackgroundJobServerConfiguration()
-              .andWorkerCount(b.workers)
-              .andPollInterval(Duration.ofSeconds(pollSeconds)), false)
-          .initialize();
+    // Not closed on failure: Main halts the JVM at once, so a failed run reports its reason
+    // instead of JobRunr's complaints about a closed pool.
+    HikariDataSource ds = b.pool(poolSize);
+    // JobRunr creates its tables (jobrunr_*) here, before anything is timed.
+    StorageProvider storage = SqlStorageProviderFactory.using(ds);
+    JobRunrConfigurationResult jobrunr = JobRunr.configure()
+        .useStorageProvider(storage)
+        .useBackgroundJobServer(usingStandardBackgroundJobServerConfiguration()
+            .andWorkerCount(b.workers)
+            .andPollInterval(Duration.ofSeconds(pollSeconds)), false)
+        .initialize();
 
-      long e0 = System.nanoTime();
-      jobrunr.getJobScheduler().enqueue(IntStream.range(0, b.jobs).boxed(), i -> NoopJob.noop(i));
-      long e1 = System.nanoTime();
-      long queued = storage.countJobs(StateName.ENQUEUED);
-      if (queued != b.jobs) {
-        throw new IllegalStateException("expected " + b.jobs + " ENQUEUED jobs, found " + queued);
-      }
-
-      BackgroundJobServer server = jobrunr.getBackgroundJobServer();
-      long d0 = System.nanoTime();
-      server.start();
-      long d1 = b.awaitFinished(d0, () -> storage.countJobs(StateName.SUCCEEDED));
-      server.stop();
-      System.err.printf(Locale.ROOT, "[jobrunr] handler ran %d times for %d jobs%n", NoopJob.EXECUTED.get(), b.jobs);
-      String settings = String.format(Locale.ROOT,
-          "workerCount=%d pollInterval=%ds pool=%d enqueue=Stream", b.workers, pollSeconds, poolSize);
-      b.printResult(version, Bench.seconds(e0, e1), Bench.seconds(d0, d1), settings);
+    long e0 = System.nanoTime();
+    jobrunr.getJobScheduler().enqueue(IntStream.range(0, b.jobs).boxed(), i -> NoopJob.noop(i));
+    long e1 = System.nanoTime();
+    long queued = storage.countJobs(StateName.ENQUEUED);
+    if (queued != b.jobs) {
+      throw new IllegalStateException("expected " + b.jobs + " ENQUEUED jobs, found " + queued);
     }
+
+    BackgroundJobServer server = jobrunr.getBackgroundJobServer();
+    long d0 = System.nanoTime();
+    server.start();
+    long d1 = b.awaitFinished(d0, () -> storage.countJobs(StateName.SUCCEEDED));
+    server.stop();
+    ds.close();
+    System.err.printf(Locale.ROOT, "[jobrunr] handler ran %d times for %d jobs%n", NoopJob.EXECUTED.get(), b.jobs);
+    String settings = String.format(Locale.ROOT,
+        "workerCount=%d pollInterval=%ds pool=%d enqueue=Stream", b.workers, pollSeconds, poolSize);
+    b.printResult(version, Bench.seconds(e0, e1), Bench.seconds(d0, d1), settings);
   }
 
   private static String envOr(String name, String dflt) {

@@ -1,0 +1,86 @@
+package io.readpast.ops;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Readpast's Prometheus metrics (at /q/metrics): job counters per queue and event, queue depth
+ * and lag gauges per queue (refreshed by {@link QueueGauges}), claim latency and batch size.
+ */
+@ApplicationScoped
+public class BrokerMetrics {
+
+    /** What happened to jobs; each is a counter {@code readpast_jobs_<event>_total{queue}}. */
+    public enum Event {
+        ENQUEUED, CLAIMED, COMPLETED, FAILED, DEAD, EXPIRED, CANCELLED, RELEASED
+    }
+
+    /** The latest depth and lag of one queue, read by the gauges. */
+    record QueueState(double pending, double lagSeconds, double leased, double processing) {
+    }
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, AtomicReference<QueueState>> queues = new ConcurrentHashMap<>();
+    private final Timer claimTimer;
+    private final DistributionSummary claimBatch;
+
+    public BrokerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.claimTimer = Timer.builder("readpast.claim.duration")
+                .description("Time to run one claim (one transaction), waiting excluded")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(5))
+                .register(registry);
+        this.claimBatch = DistributionSummary.builder("readpast.claim.batch.size")
+                .description("Jobs returned per claim that returned any")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(1.0)
+                .maximumExpectedValue(1000.0)
+                .register(registry);
+    }
+
+    public void count(Event event, String queue, int n) {
+        if (n <= 0 || queue == null) {
+            return;
+        }
+        String name = "readpast.jobs." + event.name().toLowerCase(java.util.Locale.ROOT);
+        counters.computeIfAbsent(name + "\u0000" + queue, k -> Counter.builder(name)
+                .description("Jobs " + event.name().toLowerCase(java.util.Locale.ROOT) + ", per queue")
+                .tag("queue", queue)
+                .register(registry)).increment(n);
+    }
+
+    public void claimed(long nanos, int jobs) {
+        claimTimer.record(Duration.ofNanos(nanos));
+        if (jobs > 0) {
+            claimBatch.record(jobs);
+        }
+    }
+
+    /** Updates the gauges of one queue (registered on first sight). */
+    void queueState(String queue, QueueState state) {
+        queues.computeIfAbsent(queue, q -> {
+            AtomicReference<QueueState> ref = new AtomicReference<>(state);
+            Gauge.builder("readpast.queue.pending", ref, r -> r.get().pending())
+                    .description("Jobs claimable now (due, not leased)").tag("queue", q).register(registry);
+            Gauge.builder("readpast.queue.lag.seconds", ref, r -> r.get().lagSeconds())
+                    .description("Age of the oldest claimable job (database clock)").tag("queue", q).register(registry);
+            Gauge.builder("readpast.queue.leased", ref, r -> r.get().leased())
+                    .description("Jobs leased, not yet started").tag("queue", q).register(registry);
+            Gauge.builder("readpast.queue.processing", ref, r -> r.get().processing())
+                    .description("Jobs being processed").tag("queue", q).register(registry);
+            return ref;
+        }).set(state);
+    }
+}

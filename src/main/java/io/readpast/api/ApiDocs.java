@@ -130,7 +130,8 @@ final class ApiDocs {
     static final String ENQUEUE_BATCH_BODY = "{\"jobs\": [{\"queue\": \"emails\", \"type\": \"send\", "
             + "\"payload\": {\"to\": \"a@b.c\"}}, {\"queue\": \"emails\", \"type\": \"send\", "
             + "\"payload\": {\"to\": \"d@e.f\"}, \"idempotencyKey\": \"welcome-d@e.f\"}, "
-            + "{\"queue\": \"emails\", \"type\": \"send\", \"maxAttempts\": 0}]}";
+            + "{\"queue\": \"emails\", \"type\": \"send\", \"delaySeconds\": 60, "
+            + "\"runAt\": \"2030-01-01T12:00:00Z\"}]}";
 
     static final String ENQUEUE_BATCH_RESULT = "{\"succeeded\": 2, \"failed\": 1, \"results\": ["
             + "{\"index\": 0, \"id\": \"43\", \"status\": 201, \"job\": {\"id\": \"43\", \"queue\": \"emails\", "
@@ -150,7 +151,7 @@ final class ApiDocs {
             + "\"idempotencyKey\": \"welcome-d@e.f\", \"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}}, "
             + "{\"index\": 2, \"status\": 400, \"error\": {\"type\": \"urn:readpast:problem:invalid-request\", "
             + "\"title\": \"Invalid request\", \"status\": 400, "
-            + "\"detail\": \"'maxAttempts' must be between 1 and 1000 (got 0).\"}}]}";
+            + "\"detail\": \"Give either 'delaySeconds' or 'runAt', not both.\"}}]}";
 
     static final String COMPLETE_BATCH_BODY = "{\"items\": [{\"id\": \"42\", \"leaseId\": \"" + LEASE_ID + "\", "
             + "\"result\": {\"messageId\": \"abc\"}}, {\"id\": \"43\", \"leaseId\": "

@@ -23,7 +23,7 @@ public class QueueGauges {
 
     @Scheduled(every = "${readpast.metrics.refresh:15s}", delayed = "2s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void refresh() {
+    public void refresh() {
         try {
             for (QueueRow q : store.queueList(true)) {
                 QueueRow.Counts c = q.counts();

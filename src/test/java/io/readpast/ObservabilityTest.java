@@ -1,0 +1,68 @@
+package io.readpast;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.readpast.ops.QueueGauges;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Metrics, health and request ids. */
+@QuarkusTest
+class ObservabilityTest {
+
+    @Inject
+    QueueGauges gauges;
+
+    @BeforeEach
+    void clean() {
+        TestDb.clean();
+    }
+
+    @Test
+    void prometheusMetricsCountJobsPerQueueAndTimeClaims() {
+        String id = JobLifecycleTest.enqueue(Map.of("queue", "obs", "type", "t"));
+        JobLifecycleTest.enqueue(Map.of("queue", "obs", "type", "t"));
+        var c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("obs")));
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId")))
+                .post("/jobs/" + id + "/complete").then().statusCode(200);
+        gauges.refresh();
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        for (String expected : List.of(
+                "readpast_jobs_enqueued_total{queue=\"obs\"} 2.0",
+                "readpast_jobs_claimed_total{queue=\"obs\"} 1.0",
+                "readpast_jobs_completed_total{queue=\"obs\"} 1.0",
+                "readpast_queue_pending{queue=\"obs\"} 1.0",
+                "readpast_queue_lag_seconds{queue=\"obs\"}",
+                "readpast_claim_duration_seconds_bucket",
+                "readpast_claim_batch_size_bucket",
+                "agroal_")) {
+            assertTrue(metrics.contains(expected), "metrics show " + expected);
+        }
+    }
+
+    @Test
+    void healthReportsLivenessAndDatabaseReadiness() {
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
+                .body("checks.name", hasItem("readpast-database"));
+    }
+
+    @Test
+    void everyResponseCarriesARequestId() {
+        given().get("/queues").then().header("X-Request-Id", matchesPattern("[0-9a-f-]{36}"));
+        given().header("X-Request-Id", "abc-123").get("/jobs/999999").then().statusCode(404)
+                .header("X-Request-Id", "abc-123");
+        given().header("X-Request-Id", "bad id with spaces").get("/queues").then()
+                .header("X-Request-Id", matchesPattern("[0-9a-f-]{36}"));
+    }
+}

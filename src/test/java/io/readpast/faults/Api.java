@@ -38,6 +38,15 @@ final class Api {
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(3))
             .build();
+    /** Sent as 'Authorization: Bearer' when set (brokers started with authentication on). */
+    private String apiKey;
+
+    /** A client that sends this API key. */
+    Api withKey(String key) {
+        Api a = new Api();
+        a.apiKey = key;
+        return a;
+    }
 
     Reply get(URI base, String path, Duration timeout) throws IOException {
         return send(base, "GET", path, null, timeout);
@@ -72,6 +81,9 @@ final class Api {
         String text = body == null ? null : body instanceof String s ? s : JSON.writeValueAsString(body);
         HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout)
                 .header("Accept", "application/json");
+        if (apiKey != null) {
+            b.header("Authorization", "Bearer " + apiKey);
+        }
         if (text == null) {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         } else {

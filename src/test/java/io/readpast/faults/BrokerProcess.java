@@ -58,6 +58,14 @@ final class BrokerProcess {
 
     /** Starts the process; it is not ready yet (see {@link Brokers}). */
     static BrokerProcess start(String name) {
+        return start(name, Map.of(), BASEDIR);
+    }
+
+    /**
+     * Starts the process in {@code workdir} with {@code envOverrides} applied last (a variable
+     * mapped to the empty string is removed); it is not ready yet.
+     */
+    static BrokerProcess start(String name, Map<String, String> envOverrides, Path workdir) {
         int port = freePort();
         Path log = LOGS.resolve(name + "-" + port + ".log");
         try {
@@ -67,7 +75,7 @@ final class BrokerProcess {
                     "-Xmx384m", "-XX:+UseSerialGC",
                     "-jar", jar().toString()));
             ProcessBuilder pb = new ProcessBuilder(cmd)
-                    .directory(BASEDIR.toFile())
+                    .directory(workdir.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
             Map<String, String> env = pb.environment();
@@ -80,6 +88,13 @@ final class BrokerProcess {
             env.put("READPAST_AUTH_ENABLED", "false");
             env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
             env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+            envOverrides.forEach((k, v) -> {
+                if (v.isEmpty()) {
+                    env.remove(k);
+                } else {
+                    env.put(k, v);
+                }
+            });
             Process p = pb.start();
             LIVE.add(p);
             return new BrokerProcess(name, port, log, p);
@@ -94,6 +109,20 @@ final class BrokerProcess {
 
     long pid() {
         return process.pid();
+    }
+
+    /** A graceful stop (SIGTERM): shutdown hooks run, e.g. the embedded PostgreSQL stops. */
+    void stop() {
+        process.destroy();
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            LIVE.remove(process);
+        }
     }
 
     /** kill -9: no shutdown hooks, no graceful close of connections or requests. */

@@ -12,7 +12,7 @@ import static org.awaitility.Awaitility.await;
 /** A set of broker processes on one database; closing it kills every one still running. */
 final class Brokers implements AutoCloseable {
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     final List<BrokerProcess> all = new ArrayList<>();
     final Api api = new Api();

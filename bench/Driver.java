@@ -1,0 +1,508 @@
+// Readpast benchmark driver: a single-file Java program, run by bench/run as
+//
+//   java -cp '<quarkus-app>/lib/main/*' bench/Driver.java <mode> --url http://127.0.0.1:PORT [options]
+//
+// so that it can use the Jackson jars the broker ships. Modes:
+//
+//   throughput  producers batch-enqueue N no-op jobs (POST /jobs/batch, 1000 per request), then W
+//               workers drain them (POST /claim limit B + POST /jobs/complete) until N completions
+//               were counted. CPU of the broker process and of every PostgreSQL process is read
+//               from /proc around each phase.
+//   latency     W long-polling workers (waitSeconds 30, limit 1, complete each job) and one
+//               producer offering a fixed rate (POST /jobs one at a time, open loop); reports
+//               enqueue-to-claim latency (System.nanoTime just before the enqueue request is sent
+//               to the claim response that carries the job, same process).
+//   backlog     one client, sequential single claims (limit 1) each followed by a complete.
+//
+// Results go to stdout as single lines "RESULT <what> key=value ..." for bench/run to parse;
+// progress goes to stderr. Exit status non-zero on any failure.
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+public class Driver {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static HttpClient http;
+    static String base;
+    static Map<String, String> opts = new HashMap<>();
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1) {
+            die("usage: Driver <throughput|latency|backlog> --url URL [--key value ...]");
+        }
+        String mode = args[0];
+        for (int i = 1; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                die("bad option " + args[i]);
+            }
+            opts.put(args[i].substring(2), args[i + 1]);
+        }
+        base = req("url");
+        http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+        switch (mode) {
+            case "throughput" -> throughput();
+            case "latency" -> latency();
+            case "backlog" -> backlog();
+            default -> die("unknown mode " + mode);
+        }
+        System.exit(0);
+    }
+
+    // ---- throughput ------------------------------------------------------------------------
+
+    static void throughput() throws Exception {
+        int n = intOpt("n", 5000);
+        int workers = intOpt("workers", 16);
+        int batch = intOpt("batch", 50);
+        int producers = intOpt("producers", 3);
+        int chunk = intOpt("chunk", 1000);
+        String queue = opts.getOrDefault("queue", "bench");
+        long brokerPid = Long.parseLong(req("broker-pid"));
+        long postmaster = Long.parseLong(req("postmaster"));
+        long timeoutNs = TimeUnit.SECONDS.toNanos(intOpt("timeout", 600));
+
+        // ---- enqueue: P producers, chunks of 1000 jobs per POST /jobs/batch
+        int chunks = (n + chunk - 1) / chunk;
+        Map<Integer, String> bodies = new ConcurrentHashMap<>();
+        AtomicInteger nextChunk = new AtomicInteger();
+        AtomicLong enqueued = new AtomicLong();
+        List<Long> batchNs = java.util.Collections.synchronizedList(new ArrayList<>());
+        Cpu cpu0 = Cpu.read(brokerPid, postmaster);
+        long t0 = System.nanoTime();
+        runThreads(producers, "producer", p -> {
+            int c;
+            while ((c = nextChunk.getAndIncrement()) < chunks) {
+                int size = Math.min(chunk, n - c * chunk);
+                String body = bodies.computeIfAbsent(size, s -> {
+                    StringBuilder sb = new StringBuilder("{\"jobs\":[");
+                    for (int i = 0; i < s; i++) {
+                        sb.append(i == 0 ? "" : ",").append("{\"queue\":\"").append(queue)
+                                .append("\",\"type\":\"noop\",\"payload\":{}}");
+                    }
+                    return sb.append("]}").toString();
+                });
+                long s0 = System.nanoTime();
+                JsonNode r = post("/jobs/batch", body, 200);
+                batchNs.add(System.nanoTime() - s0);
+                int ok = r.path("succeeded").asInt(-1);
+                if (ok != size) {
+                    throw new IllegalStateException("batch enqueue: " + ok + " of " + size + " succeeded: "
+                            + abbreviate(r.toString()));
+                }
+                enqueued.addAndGet(ok);
+            }
+        });
+        long t1 = System.nanoTime();
+        Cpu cpu1 = Cpu.read(brokerPid, postmaster);
+        double enqS = (t1 - t0) / 1e9;
+        System.out.printf(Locale.ROOT,
+                "RESULT enqueue jobs=%d producers=%d chunk=%d seconds=%.3f jobs_per_s=%.1f request_ms_p50=%.1f"
+                        + " broker_cpu_s=%.2f pg_cpu_s=%.2f%n",
+                enqueued.get(), producers, chunk, enqS, enqueued.get() / enqS,
+                pct(batchNs, 50) / 1e6, cpu1.brokerS(cpu0), cpu1.pgS(cpu0));
+        System.out.flush();
+
+        // bench/run passes a shell command to run between the phases (ANALYZE and CHECKPOINT,
+        // as for the ceiling's preloaded table: autovacuum may be off on the server)
+        String between = opts.get("between-cmd");
+        if (between != null) {
+            Process p = new ProcessBuilder("bash", "-c", between)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            if (p.waitFor() != 0) {
+                throw new IllegalStateException("between-cmd failed: " + between);
+            }
+        }
+
+        // ---- drain: W workers, claim limit B then batch complete
+        AtomicLong completed = new AtomicLong();
+        AtomicLong claims = new AtomicLong();
+        AtomicLong emptyClaims = new AtomicLong();
+        AtomicLong lost = new AtomicLong();
+        AtomicLong endNs = new AtomicLong();
+        List<Long> claimNs = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Long> completeNs = java.util.Collections.synchronizedList(new ArrayList<>());
+        Cpu cpu2 = Cpu.read(brokerPid, postmaster);
+        long d0 = System.nanoTime();
+        runThreads(workers, "worker", w -> {
+            String claimBody = "{\"workerId\":\"bench-w" + w + "\",\"queues\":[\"" + queue + "\"],\"limit\":" + batch
+                    + ",\"leaseSeconds\":60}";
+            List<Long> myClaim = new ArrayList<>();
+            List<Long> myComplete = new ArrayList<>();
+            while (completed.get() < n) {
+                if (System.nanoTime() - d0 > timeoutNs) {
+                    throw new IllegalStateException("drain timed out at " + completed.get() + " of " + n);
+                }
+                long c0 = System.nanoTime();
+                JsonNode jobs = post("/claim", claimBody, 200).path("jobs");
+                long c1 = System.nanoTime();
+                myClaim.add(c1 - c0);
+                claims.incrementAndGet();
+                if (jobs.isEmpty()) {
+                    emptyClaims.incrementAndGet();
+                    LockSupport.parkNanos(2_000_000);
+                    continue;
+                }
+                StringBuilder sb = new StringBuilder("{\"items\":[");
+                for (int i = 0; i < jobs.size(); i++) {
+                    JsonNode j = jobs.get(i);
+                    sb.append(i == 0 ? "" : ",").append("{\"id\":\"").append(j.path("id").asText())
+                            .append("\",\"leaseId\":\"").append(j.path("leaseId").asText()).append("\",\"result\":null}");
+                }
+                sb.append("]}");
+                long k0 = System.nanoTime();
+                JsonNode r = post("/jobs/complete", sb.toString(), 200);
+                myComplete.add(System.nanoTime() - k0);
+                int ok = r.path("succeeded").asInt(0);
+                lost.addAndGet(jobs.size() - ok);
+                if (completed.addAndGet(ok) >= n) {
+                    endNs.compareAndSet(0, System.nanoTime());
+                }
+            }
+            claimNs.addAll(myClaim);
+            completeNs.addAll(myComplete);
+        });
+        Cpu cpu3 = Cpu.read(brokerPid, postmaster);
+        double drainS = (endNs.get() - d0) / 1e9;
+        double k = completed.get() / 1000.0;
+        System.out.printf(Locale.ROOT,
+                "RESULT drain jobs=%d workers=%d batch=%d seconds=%.3f jobs_per_s=%.1f claims=%d empty_claims=%d"
+                        + " lost=%d claim_ms_p50=%.2f claim_ms_p99=%.2f complete_ms_p50=%.2f complete_ms_p99=%.2f"
+                        + " broker_cpu_s=%.2f pg_cpu_s=%.2f broker_cpu_s_per_1k=%.4f pg_cpu_s_per_1k=%.4f%n",
+                completed.get(), workers, batch, drainS, completed.get() / drainS, claims.get(), emptyClaims.get(),
+                lost.get(), pct(claimNs, 50) / 1e6, pct(claimNs, 99) / 1e6, pct(completeNs, 50) / 1e6,
+                pct(completeNs, 99) / 1e6, cpu3.brokerS(cpu2), cpu3.pgS(cpu2), cpu3.brokerS(cpu2) / k,
+                cpu3.pgS(cpu2) / k);
+    }
+
+    // ---- latency ---------------------------------------------------------------------------
+
+    static void latency() throws Exception {
+        int workers = intOpt("workers", 16);
+        double rate = Double.parseDouble(opts.getOrDefault("rate", "50"));
+        double seconds = Double.parseDouble(opts.getOrDefault("seconds", "20"));
+        double warmup = Double.parseDouble(opts.getOrDefault("warmup", "2"));
+        String queue = opts.getOrDefault("queue", "lat");
+        int warm = (int) Math.round(rate * warmup);
+        int total = warm + (int) Math.round(rate * seconds);
+        long periodNs = (long) (1e9 / rate);
+        long[] sentAt = new long[total];
+        long[] latency = new long[total];
+        Arrays.fill(latency, -1);
+        AtomicInteger received = new AtomicInteger();
+        AtomicInteger duplicates = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Long> enqueueNs = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger enqueueErrors = new AtomicInteger();
+
+        CountDownLatch ready = new CountDownLatch(workers);
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int w = 0; w < workers; w++) {
+            String body = "{\"workerId\":\"lat-w" + w + "\",\"queues\":[\"" + queue
+                    + "\"],\"limit\":1,\"leaseSeconds\":60,\"waitSeconds\":30}";
+            Thread t = new Thread(() -> {
+                try {
+                    ready.countDown();
+                    while (!stop.get()) {
+                        JsonNode jobs = post("/claim", body, 200).path("jobs");
+                        long now = System.nanoTime();
+                        for (JsonNode j : jobs) {
+                            JsonNode seq = j.path("payload").path("seq");
+                            if (seq.isInt()) {
+                                int s = seq.asInt();
+                                synchronized (latency) {
+                                    if (latency[s] < 0) {
+                                        latency[s] = now - sentAt[s];
+                                        received.incrementAndGet();
+                                    } else {
+                                        duplicates.incrementAndGet();
+                                    }
+                                }
+                            }
+                            post("/jobs/" + j.path("id").asText() + "/complete",
+                                    "{\"leaseId\":\"" + j.path("leaseId").asText() + "\"}", 200);
+                            if ("stop".equals(j.path("type").asText())) {
+                                return;
+                            }
+                        }
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            }, "lat-worker-" + w);
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        ready.await();
+        Thread.sleep(500); // let every worker reach its long poll
+
+        long start = System.nanoTime();
+        for (int s = 0; s < total; s++) {
+            long due = start + s * periodNs;
+            long wait;
+            while ((wait = due - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            String body = "{\"queue\":\"" + queue + "\",\"type\":\"noop\",\"payload\":{\"seq\":" + s + "}}";
+            HttpRequest r = request("/jobs", body);
+            sentAt[s] = System.nanoTime();
+            long sent = sentAt[s];
+            http.sendAsync(r, HttpResponse.BodyHandlers.ofString()).whenComplete((resp, e) -> {
+                if (e != null || resp.statusCode() != 201) {
+                    enqueueErrors.incrementAndGet();
+                } else {
+                    enqueueNs.add(System.nanoTime() - sent);
+                }
+            });
+        }
+        long offeredEnd = System.nanoTime();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(35);
+        while (received.get() < total && System.nanoTime() < deadline && errors.isEmpty()) {
+            Thread.sleep(20);
+        }
+        // wake every worker with a stop job
+        stop.set(true);
+        for (int w = 0; w < workers; w++) {
+            post("/jobs", "{\"queue\":\"" + queue + "\",\"type\":\"stop\",\"payload\":{}}", 201);
+        }
+        for (Thread t : threads) {
+            t.join(5000);
+        }
+        if (!errors.isEmpty()) {
+            throw new IllegalStateException("latency worker failed", errors.get(0));
+        }
+        List<Long> measured = new ArrayList<>();
+        int missing = 0;
+        for (int s = warm; s < total; s++) {
+            if (latency[s] < 0) {
+                missing++;
+            } else {
+                measured.add(latency[s]);
+            }
+        }
+        double actualRate = (total - 1) / ((offeredEnd - start) / 1e9);
+        System.out.printf(Locale.ROOT,
+                "RESULT latency jobs=%d warmup_jobs=%d rate=%.1f offered_rate=%.1f workers=%d missing=%d duplicates=%d"
+                        + " enqueue_errors=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f mean_ms=%.2f enqueue_ms_p50=%.2f"
+                        + " enqueue_ms_p99=%.2f%n",
+                measured.size(), warm, rate, actualRate, workers, missing, duplicates.get(), enqueueErrors.get(),
+                pct(measured, 50) / 1e6, pct(measured, 99) / 1e6, pct(measured, 100) / 1e6, mean(measured) / 1e6,
+                pct(enqueueNs, 50) / 1e6, pct(enqueueNs, 99) / 1e6);
+        if (missing > 0) {
+            throw new IllegalStateException(missing + " latency jobs were never claimed");
+        }
+    }
+
+    // ---- backlog ---------------------------------------------------------------------------
+
+    static void backlog() throws Exception {
+        int count = intOpt("count", 300);
+        int warmup = intOpt("warmup", 50);
+        String queue = opts.getOrDefault("queue", "backlog");
+        String label = opts.getOrDefault("label", "backlog");
+        String claimBody = "{\"workerId\":\"backlog-w\",\"queues\":[\"" + queue + "\"],\"limit\":1,\"leaseSeconds\":60}";
+        List<Long> claimNs = new ArrayList<>();
+        List<Long> completeNs = new ArrayList<>();
+        for (int i = 0; i < warmup + count; i++) {
+            long c0 = System.nanoTime();
+            JsonNode jobs = post("/claim", claimBody, 200).path("jobs");
+            long c1 = System.nanoTime();
+            if (jobs.size() != 1) {
+                throw new IllegalStateException("claim " + i + " returned " + jobs.size() + " jobs");
+            }
+            JsonNode j = jobs.get(0);
+            post("/jobs/" + j.path("id").asText() + "/complete", "{\"leaseId\":\"" + j.path("leaseId").asText() + "\"}",
+                    200);
+            long c2 = System.nanoTime();
+            if (i >= warmup) {
+                claimNs.add(c1 - c0);
+                completeNs.add(c2 - c1);
+            }
+        }
+        System.out.printf(Locale.ROOT,
+                "RESULT backlog label=%s claims=%d warmup=%d claim_ms_p50=%.3f claim_ms_mean=%.3f claim_ms_p99=%.3f"
+                        + " complete_ms_p50=%.3f complete_ms_mean=%.3f%n",
+                label, claimNs.size(), warmup, pct(claimNs, 50) / 1e6, mean(claimNs) / 1e6, pct(claimNs, 99) / 1e6,
+                pct(completeNs, 50) / 1e6, mean(completeNs) / 1e6);
+    }
+
+    // ---- CPU from /proc ----------------------------------------------------------------------
+
+    /** CPU clock ticks of the broker and of all PostgreSQL processes at one moment. */
+    record Cpu(long broker, long pg, long hz) {
+        static final long HZ = Long.parseLong(opts.getOrDefault("clk-tck", "100"));
+
+        static Cpu read(long brokerPid, long postmaster) {
+            long b = 0;
+            long[] bs = stat(brokerPid);
+            if (bs != null) {
+                b = bs[2] + bs[3];
+            }
+            return new Cpu(b, pgTicks(postmaster), HZ);
+        }
+
+        double brokerS(Cpu before) {
+            return (broker - before.broker) / (double) hz;
+        }
+
+        double pgS(Cpu before) {
+            return (pg - before.pg) / (double) hz;
+        }
+    }
+
+    /**
+     * utime+stime of the postmaster and of every live child of it, plus the postmaster's
+     * cutime+cstime (children that exited and were reaped, e.g. backends of closed connections).
+     */
+    static long pgTicks(long postmaster) {
+        long sum = 0;
+        long[] pm = stat(postmaster);
+        if (pm != null) {
+            sum += pm[2] + pm[3] + pm[4] + pm[5];
+        }
+        try (var dirs = Files.newDirectoryStream(Path.of("/proc"))) {
+            for (Path d : dirs) {
+                String name = d.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                long pid = Long.parseLong(name);
+                if (pid == postmaster) {
+                    continue;
+                }
+                long[] s = stat(pid);
+                if (s != null && s[0] == postmaster) {
+                    sum += s[2] + s[3];
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return sum;
+    }
+
+    /** [ppid, unused, utime, stime, cutime, cstime] from /proc/pid/stat, or null if gone. */
+    static long[] stat(long pid) {
+        try {
+            String s = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = s.substring(s.lastIndexOf(')') + 2).trim().split(" ");
+            // f[0] = state (field 3), so field k is f[k - 3]
+            return new long[] {Long.parseLong(f[1]), 0, Long.parseLong(f[11]), Long.parseLong(f[12]),
+                    Long.parseLong(f[13]), Long.parseLong(f[14])};
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    // ---- plumbing ----------------------------------------------------------------------------
+
+    interface Body {
+        void run(int index) throws Exception;
+    }
+
+    static void runThreads(int count, String name, Body body) throws Exception {
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int i = 0; i < count; i++) {
+            int index = i;
+            Thread t = new Thread(() -> {
+                try {
+                    body.run(index);
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            }, name + "-" + i);
+            t.start();
+            threads.add(t);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (!errors.isEmpty()) {
+            throw new IllegalStateException(name + " failed: " + errors.get(0), errors.get(0));
+        }
+    }
+
+    static HttpRequest request(String path, String body) {
+        return HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+    }
+
+    static JsonNode post(String path, String body, int expect) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(request(path, body), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != expect) {
+            throw new IllegalStateException("POST " + path + " -> " + r.statusCode() + ": " + abbreviate(r.body()));
+        }
+        return JSON.readTree(r.body());
+    }
+
+    static double pct(List<Long> values, double p) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        long[] v;
+        synchronized (values) {
+            v = values.stream().mapToLong(Long::longValue).toArray();
+        }
+        Arrays.sort(v);
+        int i = (int) Math.ceil(p / 100.0 * v.length) - 1;
+        return v[Math.max(0, Math.min(v.length - 1, i))];
+    }
+
+    static double mean(List<Long> values) {
+        return values.stream().mapToLong(Long::longValue).average().orElse(Double.NaN);
+    }
+
+    static String abbreviate(String s) {
+        return s.length() > 500 ? s.substring(0, 500) + "..." : s;
+    }
+
+    static int intOpt(String key, int dflt) {
+        return opts.containsKey(key) ? Integer.parseInt(opts.get(key)) : dflt;
+    }
+
+    static String req(String key) {
+        String v = opts.get(key);
+        if (v == null) {
+            die("missing --" + key);
+        }
+        return v;
+    }
+
+    static void die(String msg) {
+        System.err.println("Driver: " + msg);
+        System.exit(2);
+    }
+}

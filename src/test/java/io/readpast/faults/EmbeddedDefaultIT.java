@@ -1,0 +1,67 @@
+package io.readpast.faults;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The newcomer's path: the packaged broker with no READPAST_DB_URL starts an embedded
+ * PostgreSQL with its data in ./readpast-data, says so in one line, prints a generated admin key,
+ * and keeps its jobs (and the key) across a restart.
+ */
+class EmbeddedDefaultIT {
+
+    @Test
+    void startsOnAnEmbeddedDatabaseAndKeepsDataAcrossRestarts() throws Exception {
+        Path dir = Files.createTempDirectory(BrokerProcess.LOGS.getParent(), "embedded-");
+        Map<String, String> env = Map.of("READPAST_DB_URL", "", "READPAST_DB_USERNAME", "",
+                "READPAST_AUTH_ENABLED", "true");
+        Api api = new Api();
+        String key;
+        String id;
+        BrokerProcess first = BrokerProcess.start("embedded-1", env, dir);
+        try {
+            awaitReady(first, api);
+            assertEquals(1, first.logLines("using an embedded PostgreSQL").size(), first.logTail(30));
+            assertTrue(Files.isDirectory(dir.resolve("readpast-data")), "data under ./readpast-data");
+            Matcher m = Pattern.compile("(rp_[A-Za-z0-9_-]{40,})").matcher(String.join("\n", first.logLines("rp_")));
+            assertTrue(m.find(), "the generated admin key is printed: " + first.logTail(40));
+            key = m.group(1);
+            assertEquals(401, api.send(first.base, "GET", "queues", null, Duration.ofSeconds(10)).status());
+            Api.Reply created = api.withKey(key).post(first.base, "jobs", Map.of("queue", "try", "type", "hello"));
+            assertEquals(201, created.status(), created.toString());
+            id = created.body().get("id").asText();
+        } finally {
+            first.stop();
+        }
+        BrokerProcess second = BrokerProcess.start("embedded-2", env, dir);
+        try {
+            awaitReady(second, api);
+            assertFalse(String.join("\n", second.logLines("rp_")).contains(key), "the key is printed only once");
+            Api.Reply job = api.withKey(key).get(second.base, "jobs/" + id, Duration.ofSeconds(10));
+            assertEquals(200, job.status(), "the job and the key survived the restart: " + job);
+            assertEquals("PENDING", job.body().get("status").asText());
+        } finally {
+            second.stop();
+        }
+    }
+
+    private static void awaitReady(BrokerProcess p, Api api) {
+        await("embedded broker ready").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            if (!p.alive()) {
+                throw new AssertionError("broker exited: " + p.logTail(40));
+            }
+            return p.ready(api);
+        });
+    }
+}

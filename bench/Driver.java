@@ -78,11 +78,21 @@ public class Driver {
 
     static void throughput() throws Exception {
         int n = intOpt("n", 5000);
+        int warmup = intOpt("warmup-jobs", 0);
+        String queue = opts.getOrDefault("queue", "bench");
+        // An untimed first round on its own queue warms the broker's JIT (reported as the "cold"
+        // round: a freshly started broker, as the JVM peers are measured); then the timed round.
+        if (warmup > 0) {
+            round("cold", opts.getOrDefault("warmup-queue", "warmup"), warmup);
+        }
+        round("timed", queue, n);
+    }
+
+    static void round(String label, String queue, int n) throws Exception {
         int workers = intOpt("workers", 16);
         int batch = intOpt("batch", 50);
         int producers = intOpt("producers", 3);
         int chunk = intOpt("chunk", 1000);
-        String queue = opts.getOrDefault("queue", "bench");
         long brokerPid = Long.parseLong(req("broker-pid"));
         long postmaster = Long.parseLong(req("postmaster"));
         long timeoutNs = TimeUnit.SECONDS.toNanos(intOpt("timeout", 600));
@@ -122,9 +132,9 @@ public class Driver {
         Cpu cpu1 = Cpu.read(brokerPid, postmaster);
         double enqS = (t1 - t0) / 1e9;
         System.out.printf(Locale.ROOT,
-                "RESULT enqueue jobs=%d producers=%d chunk=%d seconds=%.3f jobs_per_s=%.1f request_ms_p50=%.1f"
-                        + " broker_cpu_s=%.2f pg_cpu_s=%.2f%n",
-                enqueued.get(), producers, chunk, enqS, enqueued.get() / enqS,
+                "RESULT enqueue round=%s queue=%s jobs=%d producers=%d chunk=%d seconds=%.3f jobs_per_s=%.1f"
+                        + " request_ms_p50=%.1f broker_cpu_s=%.2f pg_cpu_s=%.2f%n",
+                label, queue, enqueued.get(), producers, chunk, enqS, enqueued.get() / enqS,
                 pct(batchNs, 50) / 1e6, cpu1.brokerS(cpu0), cpu1.pgS(cpu0));
         System.out.flush();
 
@@ -149,6 +159,7 @@ public class Driver {
         AtomicLong endNs = new AtomicLong();
         List<Long> claimNs = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Long> completeNs = java.util.Collections.synchronizedList(new ArrayList<>());
+        Map<String, Long> threads0 = threadTicks(brokerPid);
         Cpu cpu2 = Cpu.read(brokerPid, postmaster);
         long d0 = System.nanoTime();
         runThreads(workers, "worker", w -> {
@@ -190,16 +201,52 @@ public class Driver {
             completeNs.addAll(myComplete);
         });
         Cpu cpu3 = Cpu.read(brokerPid, postmaster);
+        Map<String, Long> threads1 = threadTicks(brokerPid);
         double drainS = (endNs.get() - d0) / 1e9;
         double k = completed.get() / 1000.0;
         System.out.printf(Locale.ROOT,
-                "RESULT drain jobs=%d workers=%d batch=%d seconds=%.3f jobs_per_s=%.1f claims=%d empty_claims=%d"
-                        + " lost=%d claim_ms_p50=%.2f claim_ms_p99=%.2f complete_ms_p50=%.2f complete_ms_p99=%.2f"
-                        + " broker_cpu_s=%.2f pg_cpu_s=%.2f broker_cpu_s_per_1k=%.4f pg_cpu_s_per_1k=%.4f%n",
-                completed.get(), workers, batch, drainS, completed.get() / drainS, claims.get(), emptyClaims.get(),
-                lost.get(), pct(claimNs, 50) / 1e6, pct(claimNs, 99) / 1e6, pct(completeNs, 50) / 1e6,
-                pct(completeNs, 99) / 1e6, cpu3.brokerS(cpu2), cpu3.pgS(cpu2), cpu3.brokerS(cpu2) / k,
-                cpu3.pgS(cpu2) / k);
+                "RESULT drain round=%s queue=%s jobs=%d workers=%d batch=%d seconds=%.3f jobs_per_s=%.1f claims=%d"
+                        + " empty_claims=%d lost=%d claim_ms_p50=%.2f claim_ms_p99=%.2f complete_ms_p50=%.2f"
+                        + " complete_ms_p99=%.2f broker_cpu_s=%.2f pg_cpu_s=%.2f broker_cpu_s_per_1k=%.4f"
+                        + " pg_cpu_s_per_1k=%.4f driver_cpu_s=%.2f driver_cpu_s_per_1k=%.4f other_cpu_s=%.2f%n",
+                label, queue, completed.get(), workers, batch, drainS, completed.get() / drainS, claims.get(),
+                emptyClaims.get(), lost.get(), pct(claimNs, 50) / 1e6, pct(claimNs, 99) / 1e6,
+                pct(completeNs, 50) / 1e6, pct(completeNs, 99) / 1e6, cpu3.brokerS(cpu2), cpu3.pgS(cpu2),
+                cpu3.brokerS(cpu2) / k, cpu3.pgS(cpu2) / k, cpu3.selfS(cpu2), cpu3.selfS(cpu2) / k,
+                cpu3.otherS(cpu2));
+        // where the broker's CPU went during the drain, by thread group (JIT, GC, event loops, ...)
+        Map<String, Long> delta = new HashMap<>();
+        threads1.forEach((name, t) -> delta.merge(name, t - threads0.getOrDefault(name, 0L), Long::sum));
+        StringBuilder groups = new StringBuilder();
+        delta.entrySet().stream()
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(8)
+                .forEach(e -> groups.append(groups.isEmpty() ? "" : ",")
+                        .append(e.getKey()).append(':').append(String.format(Locale.ROOT, "%.2f", e.getValue() / (double) Cpu.HZ)));
+        System.out.printf(Locale.ROOT, "RESULT broker_threads round=%s cpu_s_by_thread=%s%n", label, groups);
+        System.out.flush();
+    }
+
+    /** utime+stime per thread group of a process: thread names with digits and spaces folded. */
+    static Map<String, Long> threadTicks(long pid) {
+        Map<String, Long> out = new HashMap<>();
+        try (var dirs = Files.newDirectoryStream(Path.of("/proc/" + pid + "/task"))) {
+            for (Path d : dirs) {
+                try {
+                    String s = Files.readString(d.resolve("stat"));
+                    String comm = s.substring(s.indexOf('(') + 1, s.lastIndexOf(')'));
+                    String group = comm.replaceAll("[0-9]+", "#").replaceAll("[^A-Za-z#._-]+", "_");
+                    String[] f = s.substring(s.lastIndexOf(')') + 2).trim().split(" ");
+                    out.merge(group, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                } catch (IOException | RuntimeException e) {
+                    // thread ended
+                }
+            }
+        } catch (IOException e) {
+            // process gone
+        }
+        return out;
     }
 
     // ---- latency ---------------------------------------------------------------------------
@@ -358,7 +405,7 @@ public class Driver {
     // ---- CPU from /proc ----------------------------------------------------------------------
 
     /** CPU clock ticks of the broker and of all PostgreSQL processes at one moment. */
-    record Cpu(long broker, long pg, long hz) {
+    record Cpu(long broker, long pg, long self, long busy, long hz) {
         static final long HZ = Long.parseLong(opts.getOrDefault("clk-tck", "100"));
 
         static Cpu read(long brokerPid, long postmaster) {
@@ -367,7 +414,17 @@ public class Driver {
             if (bs != null) {
                 b = bs[2] + bs[3];
             }
-            return new Cpu(b, pgTicks(postmaster), HZ);
+            long[] me = stat(ProcessHandle.current().pid());
+            return new Cpu(b, pgTicks(postmaster), me == null ? 0 : me[2] + me[3], busyTicks(), HZ);
+        }
+
+        /** Machine CPU used meanwhile by processes other than the broker, PostgreSQL and this driver. */
+        double otherS(Cpu before) {
+            return Math.max(0, (busy - before.busy) / (double) hz - brokerS(before) - pgS(before) - selfS(before));
+        }
+
+        double selfS(Cpu before) {
+            return (self - before.self) / (double) hz;
         }
 
         double brokerS(Cpu before) {
@@ -408,6 +465,17 @@ public class Driver {
             throw new IllegalStateException(e);
         }
         return sum;
+    }
+
+    /** Busy CPU ticks of the whole machine: /proc/stat's cpu line without idle and iowait. */
+    static long busyTicks() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
+                    + Long.parseLong(f[7]) + Long.parseLong(f[8]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     /** [ppid, unused, utime, stime, cutime, cstime] from /proc/pid/stat, or null if gone. */

@@ -18,7 +18,7 @@ WHERE j.id = @id
 UNION ALL
 SELECT
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, NULL, NULL, NULL, NULL, progress, CAST(0 AS bit),
+    due_at, worker_id, lease_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
     last_error, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
     CAST(NULL AS bigint), CAST(NULL AS bigint)
 FROM readpast_job_archive
@@ -26,7 +26,7 @@ WHERE id = @id
 UNION ALL
 SELECT
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, NULL, NULL, NULL, NULL, progress, CAST(0 AS bit),
+    due_at, worker_id, lease_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
     last_error, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
     CAST(NULL AS bigint), CAST(NULL AS bigint)
 FROM readpast_job_dead

@@ -9,13 +9,13 @@ LEFT JOIN readpast_queue AS q ON q.name = j.queue
 WHERE j.id = :id
 UNION ALL
 SELECT id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-       due_at, worker_id, NULL, NULL, NULL, NULL, progress, false,
+       due_at, worker_id, lease_id, NULL, NULL, NULL, progress, false,
        last_error, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
        NULL, NULL
 FROM readpast_job_archive WHERE id = :id
 UNION ALL
 SELECT id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-       due_at, worker_id, NULL, NULL, NULL, NULL, progress, false,
+       due_at, worker_id, lease_id, NULL, NULL, NULL, progress, false,
        last_error, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
        NULL, NULL
 FROM readpast_job_dead WHERE id = :id

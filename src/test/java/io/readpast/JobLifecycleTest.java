@@ -107,10 +107,19 @@ class JobLifecycleTest {
 
         assertEquals(0, TestDb.count("SELECT count(*) FROM readpast_job"));
         assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_job_archive"));
-        // a second completion with the same lease is refused and changes nothing
-        given().contentType(ContentType.JSON).body(Map.of("leaseId", lease))
+        // repeating the completion with the same lease (a worker that lost the first answer) is
+        // answered as the first call was, and changes nothing: the first result stays
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", lease, "result", Map.of("ok", false)))
                 .when().post("/jobs/" + id + "/complete")
-                .then().statusCode(409).contentType("application/problem+json");
+                .then().statusCode(200).body("status", equalTo("SUCCEEDED")).body("result.ok", equalTo(true));
+        assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_job_archive"));
+        // but the lease is gone: it cannot heartbeat, fail or release any more
+        for (String action : List.of("heartbeat", "fail", "release")) {
+            given().contentType(ContentType.JSON).body(Map.of("leaseId", lease))
+                    .when().post("/jobs/" + id + "/" + action)
+                    .then().statusCode(409).contentType("application/problem+json");
+        }
+        given().when().get("/jobs/" + id).then().body("status", equalTo("SUCCEEDED")).body("result.ok", equalTo(true));
     }
 
     @Test
@@ -217,6 +226,13 @@ class JobLifecycleTest {
         given().contentType(ContentType.JSON).body(Map.of("leaseId", lease, "error", "fatal", "retryable", false))
                 .when().post("/jobs/" + id + "/fail").then().statusCode(200)
                 .body("status", equalTo("DEAD")).body("attempt", equalTo(1));
+        // the same report again (its answer was lost): the same answer, nothing changes
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", lease, "error", "fatal again", "retryable", false))
+                .when().post("/jobs/" + id + "/fail").then().statusCode(200)
+                .body("status", equalTo("DEAD")).body("lastError", equalTo("fatal"));
+        // a lease that never held the job is still refused
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", "00000000-0000-4000-8000-000000000000"))
+                .when().post("/jobs/" + id + "/fail").then().statusCode(409);
     }
 
     @Test

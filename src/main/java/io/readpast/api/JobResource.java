@@ -219,6 +219,7 @@ public class JobResource {
     }
 
     @GET
+    @Consumes(MediaType.WILDCARD)
     @Tag(name = "Operators")
     @Operation(summary = "Browse jobs, newest first, across pending, running, archived and dead jobs",
             description = "Keyset pagination: pass the previous page's 'next' as 'after'. status takes one or more "
@@ -338,6 +339,7 @@ public class JobResource {
     }
 
     @GET
+    @Consumes(MediaType.WILDCARD)
     @Path("/{id}")
     @Allowed(Role.PRODUCER)
     @Tag(name = "Producers")

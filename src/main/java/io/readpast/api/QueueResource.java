@@ -73,6 +73,7 @@ public class QueueResource {
     }
 
     @GET
+    @Consumes(MediaType.WILDCARD)
     @Tag(name = "Queues")
     @Operation(summary = "List queues with their job counts and lag",
             description = "Every queue that has jobs or settings. Inactive queues are listed only with ?all=true. "
@@ -127,6 +128,7 @@ public class QueueResource {
     }
 
     @GET
+    @Consumes(MediaType.WILDCARD)
     @Path("/{name}")
     @Tag(name = "Queues")
     @Operation(summary = "Read a queue's settings and job counts",

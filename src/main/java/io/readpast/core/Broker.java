@@ -149,7 +149,8 @@ public class Broker {
     }
 
     public JobRow complete(long id, String leaseId, String result, String by) {
-        return counted(store.jobComplete(id, leaseId, result, by).orElseThrow(() -> lost(id)), false);
+        Optional<JobRow> done = store.jobComplete(id, leaseId, result, by);
+        return done.isPresent() ? counted(done.get(), false) : settledEarlier(id, leaseId, JobStatus.SUCCEEDED);
     }
 
     /** Per-item outcome of a batch completion: the HTTP-like status and the job or the reason. */
@@ -166,7 +167,12 @@ public class Broker {
             if (done.containsKey(item.id()) && seen.add(item.id())) {
                 out.add(new Completion(item.id(), 200, null, null));
             } else {
-                out.add(new Completion(item.id(), 0, null, lost(item.id())));
+                try {
+                    settledEarlier(item.id(), item.leaseId(), JobStatus.SUCCEEDED);
+                    out.add(new Completion(item.id(), 200, null, null));
+                } catch (BrokerException e) {
+                    out.add(new Completion(item.id(), 0, null, e));
+                }
             }
         }
         return out;
@@ -178,7 +184,10 @@ public class Broker {
         if (released.isEmpty()) {
             released = store.jobCancelLeased(id, leaseId, null, false, by);
         }
-        JobRow job = released.orElseThrow(() -> lost(id));
+        if (released.isEmpty()) {
+            return settledEarlier(id, leaseId, JobStatus.CANCELLED);
+        }
+        JobRow job = released.get();
         metrics.count(job.status() == JobStatus.CANCELLED.code() ? BrokerMetrics.Event.CANCELLED
                 : BrokerMetrics.Event.RELEASED, job.queue(), 1);
         return announced(job);
@@ -266,8 +275,12 @@ public class Broker {
         if (job.leaseId() == null || !job.leaseId().equalsIgnoreCase(leaseId)) {
             throw BrokerException.leaseConflict(id);
         }
-        return announced(counted(settleFailure(job, error, retryable, retryAfter, false, by)
-                .orElseThrow(() -> lost(id)), false));
+        if (JobStatus.fromCode(job.status()).terminal()) {
+            return settledEarlier(id, leaseId, JobStatus.DEAD, JobStatus.CANCELLED);
+        }
+        Optional<JobRow> settled = settleFailure(job, error, retryable, retryAfter, false, by);
+        return settled.isPresent() ? announced(counted(settled.get(), false))
+                : settledEarlier(id, leaseId, JobStatus.DEAD, JobStatus.CANCELLED);
     }
 
     /**
@@ -327,6 +340,22 @@ public class Broker {
     public QueueRow getQueue(String name) {
         return store.queueGet(name)
                 .orElseThrow(() -> new BrokerException(BrokerException.Kind.NOT_FOUND, "No queue named '" + name + "'."));
+    }
+
+    /**
+     * A guarded change found nothing. When the job already finished in one of {@code outcomes}
+     * under this very lease, the caller's earlier call took effect and only its answer was lost
+     * (a dropped connection, a 503 after the commit): answer with the job, as that call would
+     * have. Otherwise the job is gone (404) or the caller does not hold the lease (409).
+     */
+    private JobRow settledEarlier(long id, String leaseId, JobStatus... outcomes) {
+        JobRow job = store.jobGet(id).orElseThrow(() -> BrokerException.jobNotFound(id));
+        JobStatus status = JobStatus.fromCode(job.status());
+        if (status.terminal() && job.leaseId() != null && job.leaseId().equalsIgnoreCase(leaseId)
+                && java.util.Arrays.asList(outcomes).contains(status)) {
+            return job;
+        }
+        throw BrokerException.leaseConflict(id);
     }
 
     /** A guarded change found nothing: the job is gone (404) or the caller lost the lease (409). */

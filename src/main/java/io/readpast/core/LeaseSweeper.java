@@ -2,6 +2,7 @@ package io.readpast.core;
 
 import io.quarkus.scheduler.Scheduled;
 import io.readpast.config.ReadpastConfig;
+import io.readpast.store.Database;
 import io.readpast.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -17,15 +18,20 @@ public class LeaseSweeper {
 
     private final Broker broker;
     private final ReadpastConfig config;
+    private final Database database;
 
-    public LeaseSweeper(Broker broker, ReadpastConfig config) {
+    public LeaseSweeper(Broker broker, ReadpastConfig config, Database database) {
         this.broker = broker;
         this.config = config;
+        this.database = database;
     }
 
     @Scheduled(every = "${readpast.sweeper.lease-interval:1s}", delayed = "1s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void sweep() {
+        if (!database.started()) {
+            return;
+        }
         try {
             runOnce();
         } catch (StoreException e) {

@@ -3,6 +3,7 @@ package io.readpast.core;
 import io.quarkus.scheduler.Scheduled;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.store.JobStore;
+import io.readpast.store.Database;
 import io.readpast.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -17,17 +18,20 @@ public class RetentionSweeper {
 
     private static final Logger LOG = Logger.getLogger(RetentionSweeper.class);
 
-    private final JobStore store;
+    private final Database database;
     private final ReadpastConfig config;
 
-    public RetentionSweeper(JobStore store, ReadpastConfig config) {
-        this.store = store;
+    public RetentionSweeper(Database database, ReadpastConfig config) {
+        this.database = database;
         this.config = config;
     }
 
     @Scheduled(every = "${readpast.retention.interval:60s}", delayed = "5s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void sweep() {
+        if (!database.started()) {
+            return;
+        }
         try {
             runOnce();
         } catch (StoreException e) {
@@ -37,6 +41,7 @@ public class RetentionSweeper {
 
     /** Deletes everything past retention now; returns how many rows went. */
     public int runOnce() {
+        JobStore store = database.start();
         int batch = config.retention().batch();
         long archiveMs = config.retention().succeeded().toMillis();
         long deadMs = config.retention().dead().toMillis();

@@ -1,7 +1,7 @@
 package io.readpast.ops;
 
 import io.quarkus.scheduler.Scheduled;
-import io.readpast.store.JobStore;
+import io.readpast.store.Database;
 import io.readpast.store.QueueRow;
 import io.readpast.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,19 +13,22 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class QueueGauges {
 
-    private final JobStore store;
+    private final Database database;
     private final BrokerMetrics metrics;
 
-    public QueueGauges(JobStore store, BrokerMetrics metrics) {
-        this.store = store;
+    public QueueGauges(Database database, BrokerMetrics metrics) {
+        this.database = database;
         this.metrics = metrics;
     }
 
     @Scheduled(every = "${readpast.metrics.refresh:15s}", delayed = "2s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     public void refresh() {
+        if (!database.started()) {
+            return;
+        }
         try {
-            for (QueueRow q : store.queueList(true)) {
+            for (QueueRow q : database.start().queueList(true)) {
                 QueueRow.Counts c = q.counts();
                 if (c != null) {
                     metrics.queueState(q.name(), new BrokerMetrics.QueueState(c.pending(),

@@ -92,6 +92,11 @@ public class Database {
         return store;
     }
 
+    /** True once {@link #start()} succeeded; the sweepers wait for it. */
+    public boolean started() {
+        return store != null;
+    }
+
     /** The engine in use (after {@link #start()}). */
     public Engine engine() {
         return engine;

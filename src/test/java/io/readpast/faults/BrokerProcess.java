@@ -107,6 +107,12 @@ final class BrokerProcess {
         return process.isAlive();
     }
 
+    /** The exit status of a process that has ended. */
+    int exitCode() {
+        LIVE.remove(process);
+        return process.exitValue();
+    }
+
     long pid() {
         return process.pid();
     }

@@ -1,0 +1,35 @@
+package io.readpast.faults;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A broker that cannot start says why in one clear line and exits with status 1, without a stack trace. */
+class StartupFailureIT {
+
+    @Test
+    void aUrlOfNoSupportedEngine() {
+        expectOneLine("bad-url", "jdbc:mysql://127.0.0.1/jobs", "names no supported engine");
+    }
+
+    @Test
+    void anUnreachableDatabase() {
+        expectOneLine("unreachable", "jdbc:postgresql://127.0.0.1:1/jobs", "Cannot reach the database");
+    }
+
+    private static void expectOneLine(String name, String url, String reason) {
+        BrokerProcess p = BrokerProcess.start(name, Map.of("READPAST_DB_URL", url), BrokerProcess.BASEDIR);
+        await(name + " exits").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> !p.alive());
+        assertEquals(1, p.exitCode(), p.logTail(40));
+        List<String> lines = p.logLines("Readpast cannot start:");
+        assertEquals(1, lines.size(), p.logTail(40));
+        assertTrue(lines.get(0).contains(reason), lines.get(0));
+        assertTrue(p.logLines("\tat ").isEmpty(), "no stack trace:\n" + p.logTail(60));
+    }
+}

@@ -260,7 +260,8 @@ public class Driver {
         int warm = (int) Math.round(rate * warmup);
         int total = warm + (int) Math.round(rate * seconds);
         long periodNs = (long) (1e9 / rate);
-        long[] sentAt = new long[total];
+        // written by the producer, read by the workers: an atomic array for visibility
+        java.util.concurrent.atomic.AtomicLongArray sentAt = new java.util.concurrent.atomic.AtomicLongArray(total);
         long[] latency = new long[total];
         Arrays.fill(latency, -1);
         AtomicInteger received = new AtomicInteger();
@@ -287,7 +288,7 @@ public class Driver {
                                 int s = seq.asInt();
                                 synchronized (latency) {
                                     if (latency[s] < 0) {
-                                        latency[s] = now - sentAt[s];
+                                        latency[s] = now - sentAt.get(s);
                                         received.incrementAndGet();
                                     } else {
                                         duplicates.incrementAndGet();
@@ -321,8 +322,8 @@ public class Driver {
             }
             String body = "{\"queue\":\"" + queue + "\",\"type\":\"noop\",\"payload\":{\"seq\":" + s + "}}";
             HttpRequest r = request("/jobs", body);
-            sentAt[s] = System.nanoTime();
-            long sent = sentAt[s];
+            long sent = System.nanoTime();
+            sentAt.set(s, sent);
             http.sendAsync(r, HttpResponse.BodyHandlers.ofString()).whenComplete((resp, e) -> {
                 if (e != null || resp.statusCode() != 201) {
                     enqueueErrors.incrementAndGet();

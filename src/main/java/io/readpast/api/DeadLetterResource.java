@@ -63,7 +63,6 @@ public class DeadLetterResource {
                 queue == null ? null : Validate.queueName("queue", queue),
                 type == null ? null : Validate.typeName(type),
                 Validate.cursor(after), pageSize);
-        String next = rows.size() < pageSize ? null : Long.toString(rows.get(rows.size() - 1).id());
-        return new Responses.Page(rows.stream().map(JobView::of).toList(), next);
+        return Responses.Page.of(rows, pageSize);
     }
 }

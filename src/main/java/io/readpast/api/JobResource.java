@@ -258,8 +258,7 @@ public class JobResource {
                 tag == null ? null : Validate.text("tag", tag, 100, true),
                 cursor, pageSize);
         List<JobRow> rows = broker.list(filter);
-        String next = rows.size() < pageSize ? null : Long.toString(rows.get(rows.size() - 1).id());
-        return new Responses.Page(rows.stream().map(JobView::of).toList(), next);
+        return Responses.Page.of(rows, pageSize);
     }
 
     @POST

@@ -61,6 +61,12 @@ public final class Responses {
             @Schema(nullable = true, description = "Pass as 'after' to get the following page; null when this page "
                     + "is the last (it holds fewer than 'limit' jobs).", examples = "42")
             String next) {
+
+        /** A keyset page of rows, newest first: a full page points at its last id, a short one ends. */
+        static Page of(java.util.List<io.readpast.store.JobRow> rows, int pageSize) {
+            String next = rows.size() < pageSize ? null : Long.toString(rows.get(rows.size() - 1).id());
+            return new Page(rows.stream().map(JobView::of).toList(), next);
+        }
     }
 
     @Schema(description = "Queues, by name.")

@@ -58,6 +58,33 @@ class ObservabilityTest {
     }
 
     @Test
+    void operatorActionsAreLoggedWithTheRequestId() {
+        java.util.List<org.jboss.logmanager.ExtLogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.jboss.logmanager.ExtHandler capture = new org.jboss.logmanager.ExtHandler() {
+            @Override
+            protected void doPublish(org.jboss.logmanager.ExtLogRecord record) {
+                record.copyAll();   // take the MDC of the thread that logged, not of whoever reads it later
+                records.add(record);
+            }
+        };
+        org.jboss.logmanager.Logger root = org.jboss.logmanager.Logger.getLogger("");
+        root.addHandler(capture);
+        try {
+            String id = JobLifecycleTest.enqueue(Map.of("queue", "audit", "type", "t"));
+            given().header("X-Request-Id", "req-audit-1").post("/jobs/" + id + "/cancel").then().statusCode(200);
+            given().header("X-Request-Id", "req-audit-2").post("/queues/audit/pause").then().statusCode(200);
+        } finally {
+            root.removeHandler(capture);
+        }
+        var cancel = records.stream().filter(r -> r.getFormattedMessage().contains("cancelled by anonymous")).findFirst();
+        assertTrue(cancel.isPresent(), "the cancel is logged");
+        org.junit.jupiter.api.Assertions.assertEquals("req-audit-1", cancel.get().getMdc("requestId"));
+        var pause = records.stream().filter(r -> r.getFormattedMessage().contains("Queue audit paused")).findFirst();
+        assertTrue(pause.isPresent(), "the pause is logged");
+        org.junit.jupiter.api.Assertions.assertEquals("req-audit-2", pause.get().getMdc("requestId"));
+    }
+
+    @Test
     void everyResponseCarriesARequestId() {
         given().get("/queues").then().header("X-Request-Id", matchesPattern("[0-9a-f-]{36}"));
         given().header("X-Request-Id", "abc-123").get("/jobs/999999").then().statusCode(404)

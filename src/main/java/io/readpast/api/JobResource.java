@@ -333,7 +333,7 @@ public class JobResource {
                     examples = @ExampleObject(name = "notFinished", value = ApiDocs.PROBLEM_PURGE_CONFLICT)))
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response purge(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id) {
-        broker.purge(Validate.jobId(id));
+        broker.purge(Validate.jobId(id), caller.name());
         return Response.noContent().build();
     }
 

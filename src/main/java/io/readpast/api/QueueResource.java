@@ -30,10 +30,12 @@ public class QueueResource {
 
     private final Broker broker;
     private final ReadpastConfig config;
+    private final io.readpast.security.Caller caller;
 
-    public QueueResource(Broker broker, ReadpastConfig config) {
+    public QueueResource(Broker broker, ReadpastConfig config, io.readpast.security.Caller caller) {
         this.broker = broker;
         this.config = config;
+        this.caller = caller;
     }
 
     @PUT
@@ -69,7 +71,7 @@ public class QueueResource {
         var settings = new QueueSettings(queue, maxWorkers, Boolean.TRUE.equals(b.paused()),
                 b.active() == null || b.active(), lease, maxAttempts,
                 base == null ? null : base * 1000, cap == null ? null : cap * 1000);
-        return Responses.QueueView.of(broker.putQueue(settings));
+        return Responses.QueueView.of(broker.putQueue(settings, caller.name()));
     }
 
     @GET
@@ -105,7 +107,7 @@ public class QueueResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Responses.QueueView pause(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
                                      @PathParam("name") String name) {
-        return Responses.QueueView.of(broker.pause(Validate.queueName("name", name), true));
+        return Responses.QueueView.of(broker.pause(Validate.queueName("name", name), true, caller.name()));
     }
 
     @jakarta.ws.rs.POST
@@ -124,7 +126,7 @@ public class QueueResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Responses.QueueView resume(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
                                       @PathParam("name") String name) {
-        return Responses.QueueView.of(broker.pause(Validate.queueName("name", name), false));
+        return Responses.QueueView.of(broker.pause(Validate.queueName("name", name), false, caller.name()));
     }
 
     @GET

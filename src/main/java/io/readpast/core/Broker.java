@@ -202,10 +202,12 @@ public class Broker {
         for (int attempt = 0; attempt < 5; attempt++) {
             Optional<JobRow> done = store.jobCancelPending(id, by);
             if (done.isPresent()) {
+                LOG.infof("Job %d cancelled by %s", id, who(by));
                 return counted(done.get(), false);
             }
             Optional<JobRow> flagged = store.jobCancelRequest(id, by);
             if (flagged.isPresent()) {
+                LOG.infof("Cancel of running job %d requested by %s", id, who(by));
                 return flagged.get();
             }
             JobRow job = get(id);
@@ -234,6 +236,7 @@ public class Broker {
             }
             throw e;
         }
+        requeued.ifPresent(j -> LOG.infof("Job %d requeued by %s%s", id, who(by), payload == null ? "" : " with a new payload"));
         return requeued.orElseThrow(() -> {
             JobStatus status = JobStatus.fromCode(get(id).status());
             return new BrokerException(BrokerException.Kind.STATE_CONFLICT,
@@ -242,8 +245,10 @@ public class Broker {
     }
 
     /** Deletes a finished job for good. */
-    public void purge(long id) {
-        if (!store.jobPurge(id)) {
+    public void purge(long id, String by) {
+        if (store.jobPurge(id)) {
+            LOG.infof("Job %d deleted by %s", id, who(by));
+        } else {
             JobStatus status = JobStatus.fromCode(get(id).status());
             throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
                     "Job " + id + " is " + status + "; cancel it first, only finished jobs can be deleted.");
@@ -262,7 +267,8 @@ public class Broker {
         return store.queueList(includeInactive);
     }
 
-    public QueueRow pause(String name, boolean paused) {
+    public QueueRow pause(String name, boolean paused, String by) {
+        LOG.infof("Queue %s %s by %s", name, paused ? "paused" : "resumed", who(by));
         return store.queueSetPaused(name, paused);
     }
 
@@ -333,8 +339,14 @@ public class Broker {
         return retried;
     }
 
-    public QueueRow putQueue(QueueSettings settings) {
+    public QueueRow putQueue(QueueSettings settings, String by) {
+        LOG.infof("Queue %s set by %s: %s", settings.name(), who(by), settings);
         return store.queueUpsert(settings);
+    }
+
+    /** The acting key for audit lines; "anonymous" when authentication is off. */
+    private static String who(String by) {
+        return by == null ? "anonymous" : by;
     }
 
     public QueueRow getQueue(String name) {

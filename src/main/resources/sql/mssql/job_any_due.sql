@@ -1,6 +1,7 @@
 -- The shared long-poll check: is any job claimable now in these queues (@queues JSON array,
 -- NULL = every queue)? One statement per instance per tick, and only while claims wait.
--- Rows other claims hold are skipped: they are being claimed already.
+-- Rows other claims hold are skipped: they are being claimed already (READPAST with
+-- ROWLOCK, because READPAST skips row locks only, never page locks).
 SET NOCOUNT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
@@ -18,7 +19,7 @@ SELECT
                 )
                 AND EXISTS (
                     SELECT 1
-                    FROM readpast_job AS j WITH (READPAST, READCOMMITTEDLOCK)
+                    FROM readpast_job AS j WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
                     WHERE
                         j.queue = q.name
                         AND j.status = 0

@@ -3,8 +3,9 @@
 -- (NULL when the queue row is missing). Reads the small leased/processing set only (literal
 -- status filter, for the filtered index). Rows another transaction holds right now (a
 -- heartbeat, a completion) are skipped, not waited for: READPAST, which needs READ
--- COMMITTED, with READCOMMITTEDLOCK so it reads real locks under RCSI too. The queue rows
--- are a plain read. The sweeper acts on each row with a guarded statement of its own.
+-- COMMITTED, with ROWLOCK (READPAST skips row locks only, never page locks) and
+-- READCOMMITTEDLOCK so it reads real locks under RCSI too. The queue rows are a plain read.
+-- The sweeper acts on each row with a guarded statement of its own.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
@@ -19,7 +20,7 @@ SELECT TOP (@limit)
     j.cancel_requested,
     q.backoff_base_ms,
     q.backoff_cap_ms
-FROM readpast_job AS j WITH (READPAST, READCOMMITTEDLOCK)
+FROM readpast_job AS j WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
 LEFT JOIN readpast_queue AS q ON j.queue = q.name
 WHERE j.status IN (1, 2)
     AND j.lease_expires_at <= SYSUTCDATETIME()

@@ -5,8 +5,9 @@
 -- every claim committed before this lock was granted. Uncapped queues take no lock.
 -- Two steps, so that only queues with due work are locked, and in name order (no lock
 -- order deadlocks between claimers): first find them without locking (the pending-job
--- probe skips rows other claimers hold: a queue whose due jobs are all being taken is not
--- worth waiting for), then seek and lock exactly those rows. The filtered index
+-- probe skips rows other claimers hold, READPAST with ROWLOCK because READPAST skips row
+-- locks only: a queue whose due jobs are all being taken is not worth waiting for), then
+-- seek and lock exactly those rows. The filtered index
 -- ix_readpast_queue_capped is named so that every claimer locks the same index keys
 -- whatever plan is chosen; READCOMMITTEDLOCK keeps real locks under RCSI. Paused and
 -- active are checked again under the lock. Returns the names of the locked queues.
@@ -28,7 +29,7 @@ WHERE q.max_workers IS NOT NULL
     )
     AND EXISTS (
         SELECT 1
-        FROM readpast_job AS j WITH (READPAST, READCOMMITTEDLOCK)
+        FROM readpast_job AS j WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
         WHERE j.queue = q.name
             AND j.status = 0
             AND j.due_at <= SYSUTCDATETIME()

@@ -51,7 +51,11 @@ CREATE TABLE readpast_job (
     started_at datetime2(6) NULL,
     updated_at datetime2(6) NOT NULL CONSTRAINT df_readpast_job_updated DEFAULT SYSUTCDATETIME(),
     CONSTRAINT pk_readpast_job PRIMARY KEY CLUSTERED (id),
-    CONSTRAINT ck_readpast_job_status CHECK (status IN (0, 1, 2))
+    CONSTRAINT ck_readpast_job_status CHECK (status IN (0, 1, 2)),
+    -- a pending job has no lease; a leased or processing one has one
+    CONSTRAINT ck_readpast_job_lease CHECK (
+        (status = 0 AND lease_id IS NULL) OR (status IN (1, 2) AND lease_id IS NOT NULL)
+    )
 );
 
 -- READPAST skips row locks only; a claim must never meet a table lock. Claims take at most

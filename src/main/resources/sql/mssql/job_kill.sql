@@ -54,6 +54,7 @@ INTO @moved (
 WHERE id = @id
     AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
     AND status IN (1, 2)
+    AND cancel_requested = 0
     AND (@expired_only = 0 OR lease_expires_at <= SYSUTCDATETIME());
 
 INSERT INTO readpast_job_dead (

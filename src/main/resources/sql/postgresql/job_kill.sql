@@ -1,9 +1,11 @@
--- Retries used up or a fatal error: the job moves to the dead-letter table as DEAD.
+-- Retries used up or a fatal error: the job moves to the dead-letter table as DEAD (unless a
+-- cancel was requested meanwhile: then it must end CANCELLED, see job_cancel_leased).
 WITH moved AS (
     DELETE FROM readpast_job
     WHERE id = :id
       AND lease_id = CAST(:lease_id AS uuid)
       AND status IN (1, 2)
+      AND NOT cancel_requested
       AND (NOT CAST(:expired_only AS boolean) OR lease_expires_at <= now())
     RETURNING *
 )

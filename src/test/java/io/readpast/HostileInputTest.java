@@ -81,6 +81,8 @@ class HostileInputTest {
                 "\"maxAttempts\":0", "\"maxAttempts\":-3", "\"maxAttempts\":100000", "\"maxAttempts\":\"3\"",
                 "\"delaySeconds\":-1", "\"delaySeconds\":1e30", "\"delaySeconds\":\"soon\"",
                 "\"runAt\":\"yesterday\"", "\"runAt\":12345", "\"runAt\":\"2030-13-45T99:00:00Z\"",
+                "\"runAt\":\"+300000-01-01T00:00:00Z\"", "\"runAt\":\"0001-01-01T00:00:00Z\"",
+                "\"runAt\":\"-4714-11-24T00:00:00Z\"",
                 "\"runAt\":\"2030-01-01T00:00:00Z\",\"delaySeconds\":1", "\"tags\":\"x\"", "\"tags\":[1,2]",
                 "\"tags\":[\"" + "t".repeat(101) + "\"]", "\"tags\":[\"a\\u0007b\"]", "\"tags\":[\"\"]",
                 "\"idempotencyKey\":\"" + "k".repeat(201) + "\"", "\"idempotencyKey\":\"a\\nb\"", "\"idempotencyKey\":7",
@@ -118,6 +120,8 @@ class HostileInputTest {
         bad.add(Bad.json("POST", "/jobs/" + leasedId + "/heartbeat", "{\"leaseId\":\"" + LEASE + "\",\"progress\":\"half\"}", "progress type"));
         bad.add(Bad.json("POST", "/jobs/" + leasedId + "/fail", "{\"leaseId\":\"" + LEASE + "\",\"retryable\":\"no\"}", "retryable type"));
         bad.add(Bad.json("POST", "/jobs/" + leasedId + "/fail", "{\"leaseId\":\"" + LEASE + "\",\"retryAfterSeconds\":-1}", "retryAfter"));
+        bad.add(Bad.json("POST", "/jobs/" + leasedId + "/fail", "{\"leaseId\":\"" + LEASE + "\",\"error\":\"a\\u0000b\"}", "NUL in error"));
+        bad.add(Bad.json("POST", "/jobs/" + leasedId + "/heartbeat", "{\"leaseId\":\"" + LEASE + "\",\"progress\":{\"message\":\"a\\u0000b\"}}", "NUL in progress"));
         bad.add(Bad.json("POST", "/jobs/" + leasedId + "/fail", "{\"leaseId\":\"" + LEASE + "\",\"error\":\"" + "e".repeat(10_001) + "\"}", "long error"));
         // batches: empty, oversized, wrong shapes
         StringBuilder big = new StringBuilder("{\"jobs\":[");

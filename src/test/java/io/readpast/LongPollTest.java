@@ -115,6 +115,52 @@ class LongPollTest {
     }
 
     @Test
+    void aBusyQueueDoesNotMakeTheWaitersOfAQuietQueueClaimAgain() throws Exception {
+        JdbcJobStore store = (JdbcJobStore) database.start();
+        int before = wakeups.waiting();
+        List<CompletableFuture<Http.Reply>> quiet = new ArrayList<>();
+        pool = Executors.newFixedThreadPool(20);
+        try {
+            for (int i = 0; i < 20; i++) {
+                quiet.add(CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
+                        Map.of("workerId", "quiet", "queues", List.of("lp-quiet"), "waitSeconds", 10),
+                        Duration.ofSeconds(60)), pool));
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> wakeups.waiting() >= before + 20);
+            long claims = store.statementsExecuted(Stmt.JOB_CLAIM);
+            for (int i = 0; i < 200; i++) {
+                assertEquals(201, http.post("/jobs", Map.of("queue", "lp-busy", "type", "t")).status());
+            }
+            assertEquals(claims, store.statementsExecuted(Stmt.JOB_CLAIM),
+                    "200 enqueues on another queue woke none of the quiet queue's waiters");
+            // and the quiet queue's own work still wakes them at once
+            String id = http.post("/jobs", Map.of("queue", "lp-quiet", "type", "t")).body().get("id").asText();
+            Http.Reply got = CompletableFuture.anyOf(quiet.toArray(CompletableFuture[]::new))
+                    .thenApply(Http.Reply.class::cast).get(9, TimeUnit.SECONDS);
+            assertEquals(id, got.body().get("jobs").get(0).get("id").asText());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aQuietQueuesWaiterGetsItsDueJobAmongManyOtherWaiters() throws Exception {
+        int before = wakeups.waiting();
+        List<CompletableFuture<Http.Reply>> others = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            others.add(claimAsync("lp-crowd", 15));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> wakeups.waiting() >= before + 8);
+        String id = http.post("/jobs", Map.of("queue", "lp-rare", "type", "t", "delaySeconds", 2)).body().get("id").asText();
+        Http.Reply r = claimAsync("lp-rare", 12).get(30, TimeUnit.SECONDS);
+        assertEquals(1, r.body().get("jobs").size(), "the rare queue's waiter got its job before its deadline");
+        assertEquals(id, r.body().get("jobs").get(0).get("id").asText());
+        for (CompletableFuture<Http.Reply> o : others) {
+            assertEquals(0, o.get(30, TimeUnit.SECONDS).body().get("jobs").size());
+        }
+    }
+
+    @Test
     void hundredIdleLongPollsCostAboutOneStatementPerSecond() throws Exception {
         JdbcJobStore store = (JdbcJobStore) database.start();
         int before = wakeups.waiting();

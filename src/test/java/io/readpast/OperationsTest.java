@@ -90,6 +90,16 @@ class OperationsTest {
         assertEquals(1, ids.size(), "every enqueue answered with the same job");
         assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_job"));
 
+        // the key is global: another queue cannot take it while the job lives, and is not shown the job
+        given().contentType(ContentType.JSON).body(Map.of("queue", "other", "type", "t", "idempotencyKey", "order-42"))
+                .when().post("/jobs").then().statusCode(409).contentType("application/problem+json")
+                .body("detail", org.hamcrest.Matchers.containsString("another queue"));
+        JsonPath batch = given().contentType(ContentType.JSON)
+                .body(Map.of("jobs", List.of(Map.of("queue", "other", "type", "t", "idempotencyKey", "order-42"))))
+                .when().post("/jobs/batch").then().statusCode(200).extract().jsonPath();
+        assertEquals(List.of(409), batch.getList("results.status"));
+        assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_job"));
+
         // once the job is finished the key is free again
         String id = ids.iterator().next();
         JsonPath c = claimOne("idem");
@@ -261,8 +271,8 @@ class OperationsTest {
 
         String cancelled = enqueue(Map.of("queue", "rq", "type", "t", "payload", Map.of("keep", true)));
         given().when().post("/jobs/" + cancelled + "/cancel").then().statusCode(200);
-        given().contentType(ContentType.JSON).when().post("/jobs/" + cancelled + "/requeue").then().statusCode(200)
-                .body("status", equalTo("PENDING")).body("payload.keep", equalTo(true));
+        given().contentType(ContentType.JSON).body("{\"payload\":null}").when().post("/jobs/" + cancelled + "/requeue")
+                .then().statusCode(200).body("status", equalTo("PENDING")).body("payload.keep", equalTo(true));
     }
 
     @Test

@@ -39,7 +39,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 
 /** Producers enqueue and read jobs; workers heartbeat, complete, fail and release them. */
@@ -49,6 +48,8 @@ import java.util.List;
 public class JobResource {
 
     private static final long MAX_DELAY_SECONDS = 10L * 366 * 24 * 3600;
+    private static final Instant RUN_AT_MIN = Instant.parse("1970-01-01T00:00:00Z");
+    private static final Instant RUN_AT_MAX = Instant.parse("9999-12-31T23:59:59Z");
 
     private final Broker broker;
     private final ReadpastConfig config;
@@ -154,8 +155,12 @@ public class JobResource {
         for (int k = 0; k < done.size(); k++) {
             Broker.Enqueued e = done.get(k);
             int i = validIndex.get(k);
-            results[i] = new Responses.ItemResult(i, Long.toString(e.job().id()), e.created() ? 201 : 200,
-                    JobView.of(e.job()), null);
+            results[i] = e == null
+                    ? new Responses.ItemResult(i, null, 409, null, ProblemMappers.problem(new BrokerException(
+                            BrokerException.Kind.STATE_CONFLICT,
+                            "This idempotency key is held by a live job of another queue.")))
+                    : new Responses.ItemResult(i, Long.toString(e.job().id()), e.created() ? 201 : 200,
+                            JobView.of(e.job()), null);
         }
         return Responses.BatchResult.of(List.of(results));
     }
@@ -313,7 +318,8 @@ public class JobResource {
     public JobView requeue(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id,
                            Requests.Requeue body) {
         long jobId = Validate.jobId(id);
-        String payload = body == null || body.payload() == null ? null : jsonText("payload", body.payload());
+        String payload = body == null || body.payload() == null || body.payload().isNull()
+                ? null : jsonText("payload", body.payload());
         return JobView.of(broker.requeue(jobId, payload, caller.name()));
     }
 
@@ -466,6 +472,7 @@ public class JobResource {
         if (error.length() > 10_000) {
             throw BrokerException.invalid("'error' must be at most 10000 characters.");
         }
+        Validate.noControlCharacters("error", error);
         Long after = Validate.optionalRange("retryAfterSeconds", b.retryAfterSeconds(), 0L, MAX_DELAY_SECONDS);
         boolean retryable = b.retryable() == null || b.retryable();
         return JobView.of(broker.fail(jobId, leaseId, error, retryable, after == null ? null : Duration.ofSeconds(after),
@@ -518,9 +525,13 @@ public class JobResource {
         if (b.runAt() != null) {
             try {
                 runAt = OffsetDateTime.parse(b.runAt()).toInstant();
-            } catch (DateTimeParseException e) {
+            } catch (java.time.DateTimeException e) {
                 throw BrokerException.invalid("'runAt' must be an ISO-8601 date-time with offset, "
                         + "e.g. 2030-01-01T12:00:00Z.");
+            }
+            // both engines can store these (SQL Server's datetime2 ends with year 9999)
+            if (runAt.isBefore(RUN_AT_MIN) || runAt.isAfter(RUN_AT_MAX)) {
+                throw BrokerException.invalid("'runAt' must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z.");
             }
         }
         String tags = tagsJson(b.tags());
@@ -550,6 +561,9 @@ public class JobResource {
         Validate.optionalRange("progress.percent", progress.percent(), 0, 100);
         if (progress.message() != null && progress.message().length() > 1000) {
             throw BrokerException.invalid("'progress.message' must be at most 1000 characters.");
+        }
+        if (progress.message() != null) {
+            Validate.noControlCharacters("progress.message", progress.message());
         }
         return Json.write(progress);
     }

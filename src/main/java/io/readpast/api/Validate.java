@@ -58,6 +58,13 @@ final class Validate {
         return value;
     }
 
+    /** Free text that may span lines: tabs and line breaks are fine, other control characters (NUL...) are not. */
+    static void noControlCharacters(String field, String value) {
+        if (value.chars().anyMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r')) {
+            throw BrokerException.invalid("'" + field + "' must not contain control characters other than tab and line breaks.");
+        }
+    }
+
     static String leaseId(String value) {
         required("leaseId", value);
         if (!UUID_TEXT.matcher(value).matches()) {

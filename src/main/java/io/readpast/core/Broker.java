@@ -57,12 +57,21 @@ public class Broker {
 
     /** Tells waiting claims about a job that is claimable now. */
     private JobRow announced(JobRow job) {
+        try {
+            announce(job);
+        } catch (RuntimeException e) {
+            // the write is committed: a lost wake-up only delays waiters until the next poll
+            LOG.debugf("Announcing job %d failed: %s", job.id(), e.getMessage());
+        }
+        return job;
+    }
+
+    private void announce(JobRow job) {
         // due now on the database clock: due time not after the write's own timestamp
         if (job.status() == JobStatus.PENDING.code() && job.dueAt() != null && job.updatedAt() != null
                 && !job.dueAt().isAfter(job.updatedAt())) {
             announcer.announce(job.queue(), 1);
         }
-        return job;
     }
 
     /** The outcome of an enqueue: the job, and whether it was created or already existed (idempotency key). */
@@ -90,30 +99,42 @@ public class Broker {
             }
             Optional<JobRow> existing = store.jobGetByKey(r.idempotencyKey());
             if (existing.isPresent()) {
-                return new Enqueued(existing.get(), false);
+                return new Enqueued(sameQueue(existing.get(), r.queue()), false);
             }
             // the holder finished in between: the key is free again, insert
         }
         throw new StoreException(StoreException.Kind.TRANSIENT, "idempotent enqueue kept racing", null);
     }
 
-    /** Enqueues every job in one transaction; answers in order. */
+    /**
+     * Enqueues every job in one transaction; answers in order. A null answer: the item's
+     * idempotency key is held by a live job of another queue (the caller answers 409).
+     */
     public List<Enqueued> enqueueMany(List<NewJobRequest> requests) {
         List<NewJob> jobs = requests.stream().map(this::toNewJob).toList();
         for (int attempt = 1; ; attempt++) {
             try {
-                List<Enqueued> out = store.jobInsertMany(jobs).stream()
-                        .map(i -> new Enqueued(i.job(), i.created())).toList();
+                List<JobStore.Inserted> inserted = store.jobInsertMany(jobs);
+                List<Enqueued> out = new java.util.ArrayList<>(inserted.size());
+                for (int k = 0; k < inserted.size(); k++) {
+                    JobStore.Inserted i = inserted.get(k);
+                    out.add(i.created() || i.job().queue().equals(jobs.get(k).queue())
+                            ? new Enqueued(i.job(), i.created()) : null);
+                }
                 java.util.Map<String, Integer> perQueue = new java.util.HashMap<>();
                 for (Enqueued e : out) {
-                    if (e.created()) {
+                    if (e != null && e.created()) {
                         metrics.count(BrokerMetrics.Event.ENQUEUED, e.job().queue(), 1);
                     }
-                    if (e.created() && !e.job().dueAt().isAfter(e.job().updatedAt())) {
+                    if (e != null && e.created() && !e.job().dueAt().isAfter(e.job().updatedAt())) {
                         perQueue.merge(e.job().queue(), 1, Integer::sum);
                     }
                 }
-                perQueue.forEach(announcer::announce);
+                try {
+                    perQueue.forEach(announcer::announce);
+                } catch (RuntimeException e) {
+                    LOG.debugf("Announcing a batch failed: %s", e.getMessage());
+                }
                 return out;
             } catch (StoreException e) {
                 if (e.kind() != StoreException.Kind.DUPLICATE_KEY || attempt >= 5) {
@@ -122,6 +143,18 @@ public class Broker {
                 // a concurrent enqueue took one of the keys: run the batch again, it will find it
             }
         }
+    }
+
+    /**
+     * Idempotency keys are global; a key held by a live job of another queue is a conflict,
+     * answered without that job (the caller may not be allowed to see that queue).
+     */
+    private static JobRow sameQueue(JobRow existing, String queue) {
+        if (!existing.queue().equals(queue)) {
+            throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
+                    "This idempotency key is held by a live job of another queue.");
+        }
+        return existing;
     }
 
     private NewJob toNewJob(NewJobRequest r) {
@@ -300,10 +333,14 @@ public class Broker {
         int settled = 0;
         for (JobRow job : store.jobListExpired(batch)) {
             String error = "lease expired" + (job.workerId() == null ? "" : " (worker " + job.workerId() + ")");
-            Optional<JobRow> settledJob = settleFailure(job, error, true, null, true, null);
-            if (settledJob.isPresent()) {
-                counted(settledJob.get(), true);
-                settled++;
+            try {
+                Optional<JobRow> settledJob = settleFailure(job, error, true, null, true, null);
+                if (settledJob.isPresent()) {
+                    counted(settledJob.get(), true);
+                    settled++;
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf("Could not return expired job %d: %s", job.id(), e.getMessage());
             }
         }
         if (settled > 0) {
@@ -324,7 +361,10 @@ public class Broker {
         }
         boolean dead = !retryable || job.attempt() >= job.maxAttempts();
         if (dead) {
-            return store.jobKill(job.id(), job.leaseId(), error, expiredOnly, by);
+            Optional<JobRow> killed = store.jobKill(job.id(), job.leaseId(), error, expiredOnly, by);
+            // a cancel may have been requested since the job was read: it ends CANCELLED, not DEAD
+            return killed.isPresent() ? killed
+                    : store.jobCancelLeased(job.id(), job.leaseId(), error, expiredOnly, by);
         }
         Duration base = job.queueBackoffBaseMs() != null
                 ? Duration.ofMillis(job.queueBackoffBaseMs()) : config.defaults().backoffBase();

@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -16,6 +17,7 @@ import java.util.Set;
  * retries after backoff, expired leases, and on SQL Server enqueues on other instances) and
  * wakes one waiter when so. PostgreSQL ticks every second (other instances' enqueues arrive
  * by NOTIFY); SQL Server polls every 200 ms while work keeps coming and backs off to 1 s when idle.
+ * Each queue with due work wakes one of its waiters.
  * Nobody waiting: no statement at all.
  */
 @ApplicationScoped
@@ -68,12 +70,16 @@ public class DuePoller {
                 continue;
             }
             try {
-                if (store.jobAnyDue(wanted == null ? null : java.util.List.copyOf(wanted))) {
+                List<String> due = store.jobAnyDue(wanted == null ? null : List.copyOf(wanted));
+                if (!due.isEmpty()) {
                     lastFoundMs = System.currentTimeMillis();
-                    wakeups.release(null, 1);
+                    // one waiter per queue with due work, so a quiet queue's waiter is not left behind
+                    due.forEach(q -> wakeups.release(q, 1));
                 }
             } catch (StoreException e) {
                 LOG.debugf("Due poll failed: %s", e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "Due poll failed unexpectedly; it will try again");
             }
         }
     }

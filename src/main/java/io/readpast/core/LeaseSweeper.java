@@ -41,13 +41,13 @@ public class LeaseSweeper {
 
     /** Settles every expired lease now; returns how many jobs it settled. */
     public int runOnce() {
-        int batch = config.sweeper().leaseBatch();
+        int batch = Math.max(1, config.sweeper().leaseBatch());
         int total = 0;
         int n;
         do {
             n = broker.expireLeases(batch);
             total += n;
-        } while (n >= batch);
+        } while (n > 0 && n >= batch);
         return total;
     }
 }

@@ -33,13 +33,13 @@ public class LongPollClaims {
         String key = queues == null ? "*" : String.join("\u0000", queues.stream().sorted().toList());
         boolean woken = false;
         while (true) {
-            long generation = wakeups.generation();
+            long generation = wakeups.generation(queues);
             if (woken || waitSeconds == 0 || !Objects.equals(emptyAt.get(key), generation)) {
                 List<JobRow> jobs = broker.claim(workerId, queues, limit, leaseSeconds, by);
                 if (!jobs.isEmpty()) {
                     if (jobs.size() >= limit) {
-                        // a full batch: there may be more, let the next waiter look
-                        wakeups.release(null, 1);
+                        // a full batch: there may be more in these queues, let the next waiter look
+                        jobs.stream().map(JobRow::queue).distinct().forEach(q -> wakeups.release(q, 1));
                     }
                     return jobs;
                 }

@@ -42,7 +42,7 @@ public class RetentionSweeper {
     /** Deletes everything past retention now; returns how many rows went. */
     public int runOnce() {
         JobStore store = database.start();
-        int batch = config.retention().batch();
+        int batch = Math.max(1, config.retention().batch());
         long archiveMs = config.retention().succeeded().toMillis();
         long deadMs = config.retention().dead().toMillis();
         int total = 0;
@@ -50,11 +50,11 @@ public class RetentionSweeper {
         do {
             n = store.archivePurgeOld(archiveMs, batch);
             total += n;
-        } while (n >= batch);
+        } while (n > 0 && n >= batch);
         do {
             n = store.deadPurgeOld(deadMs, batch);
             total += n;
-        } while (n >= batch);
+        } while (n > 0 && n >= batch);
         if (total > 0) {
             LOG.debugf("Retention sweeper deleted %d finished jobs", total);
         }

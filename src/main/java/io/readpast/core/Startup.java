@@ -32,7 +32,7 @@ public class Startup {
         try {
             store = database.start();
             keys.init(store);
-        } catch (Database.StartupFailure e) {
+        } catch (Database.StartupFailure | io.readpast.store.StoreException e) {
             LOG.error("Readpast cannot start: " + e.getMessage());
             if (LaunchMode.current() == LaunchMode.TEST) {
                 throw e;

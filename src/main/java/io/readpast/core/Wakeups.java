@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -16,6 +17,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * is handed to at most as many waiters as there are new jobs (no thundering herd), first
  * come first served, only to waiters whose queue filter matches. Locks, not monitors, so that
  * virtual threads never pin their carrier while waiting.
+ *
+ * <p>Announcements are counted per queue, so that a waiter compares only the counters of its
+ * own queues: a busy queue does not make the waiters of a quiet one claim again and again.
  */
 @ApplicationScoped
 public class Wakeups {
@@ -38,12 +42,28 @@ public class Wakeups {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-    /** Counts every wake-up handed out or announced; a claim that found nothing remembers it. */
-    private final AtomicLong generation = new AtomicLong();
+    /** Every announcement, of any queue. */
+    private final AtomicLong total = new AtomicLong();
+    /** Announcements not tied to a queue (e.g. after a reconnect): they concern every waiter. */
+    private final AtomicLong unqueued = new AtomicLong();
+    private final ConcurrentHashMap<String, AtomicLong> perQueue = new ConcurrentHashMap<>();
 
-    /** Changes whenever new work may have become claimable. */
-    public long generation() {
-        return generation.get();
+    /**
+     * Changes whenever new work may have become claimable in one of these queues (null = any
+     * queue). A claim that found nothing remembers it, to wait instead of asking again.
+     */
+    public long generation(Collection<String> queues) {
+        if (queues == null) {
+            return total.get();
+        }
+        long g = unqueued.get();
+        for (String q : queues) {
+            AtomicLong n = perQueue.get(q);
+            if (n != null) {
+                g += n.get();
+            }
+        }
+        return g;
     }
 
     public int waiting() {
@@ -72,9 +92,18 @@ public class Wakeups {
         }
     }
 
-    /** Up to {@code count} jobs became claimable in {@code queue} (null: somewhere): wake that many waiters. */
+    /** Up to {@code count} jobs became claimable in {@code queue} (null: anywhere): wake that many waiters. */
     public void release(String queue, int count) {
-        generation.incrementAndGet();
+        total.incrementAndGet();
+        if (queue == null) {
+            unqueued.incrementAndGet();
+        } else {
+            if (perQueue.size() > 100_000) {
+                perQueue.clear();   // bounded; a cleared counter only costs a waiter one extra claim
+                unqueued.incrementAndGet();
+            }
+            perQueue.computeIfAbsent(queue, q -> new AtomicLong()).incrementAndGet();
+        }
         if (count <= 0) {
             return;
         }
@@ -97,8 +126,9 @@ public class Wakeups {
 
     /**
      * Waits until woken or until {@code deadlineNanos} (System.nanoTime). Returns true when
-     * woken (or when something was announced since {@code seenGeneration}, so that an
-     * announcement between the caller's empty claim and this call is not missed), false at the deadline.
+     * woken (or when something was announced for these queues since {@code seenGeneration}, so
+     * that an announcement between the caller's empty claim and this call is not missed),
+     * false at the deadline.
      */
     public boolean await(Collection<String> queues, long seenGeneration, long deadlineNanos)
             throws InterruptedException {
@@ -106,7 +136,7 @@ public class Wakeups {
         Waiter w = new Waiter(queues == null ? null : Set.copyOf(queues), lock.newCondition());
         waiters.addLast(w);
         try {
-            if (generation.get() != seenGeneration) {
+            if (generation(queues) != seenGeneration) {
                 return true;
             }
             long left = deadlineNanos - System.nanoTime();

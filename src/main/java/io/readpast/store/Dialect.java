@@ -37,7 +37,7 @@ public interface Dialect {
                     return StoreException.Kind.UNAVAILABLE;
                 }
                 String msg = s.getMessage();
-                if (msg != null && msg.contains("Acquisition timeout")) {
+                if (msg != null && msg.toLowerCase(java.util.Locale.ROOT).contains("acquisition timeout")) {
                     // Agroal could not hand out a connection in time: pool exhausted or database gone.
                     return StoreException.Kind.UNAVAILABLE;
                 }

@@ -289,10 +289,9 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public boolean jobAnyDue(List<String> queues) {
+    public List<String> jobAnyDue(List<String> queues) {
         Params p = Params.of().str("queues", queues == null ? null : json(queues));
-        return tx(c -> query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> rs.getBoolean(cols.get("due")))
-                .stream().anyMatch(Boolean::booleanValue));
+        return tx(c -> query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> rs.getString(cols.get("name"))));
     }
 
     @Override

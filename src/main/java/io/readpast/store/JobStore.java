@@ -101,8 +101,8 @@ public interface JobStore {
 
     List<StoredKey> apiKeyList();
 
-    /** Whether any job is claimable now in these queues (null = every queue): the long-poll check. */
-    boolean jobAnyDue(List<String> queues);
+    /** The queues among these (null = every queue) with a job claimable now: the long-poll check. */
+    List<String> jobAnyDue(List<String> queues);
 
     /** Stores a generated key unless one of that name exists; true when this call stored it. */
     boolean apiKeyInsert(StoredKey key);

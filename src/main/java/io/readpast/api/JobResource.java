@@ -134,31 +134,15 @@ public class JobResource {
         List<JsonNode> items = Validate.body(body).jobs();
         Validate.batchSize("jobs", items, config.limits().batchMax());
         Responses.ItemResult[] results = new Responses.ItemResult[items.size()];
-        List<Broker.NewJobRequest> valid = new ArrayList<>();
         List<Integer> validIndex = new ArrayList<>();
-        for (int i = 0; i < items.size(); i++) {
-            try {
-                JsonNode node = items.get(i);
-                if (node == null || !node.isObject()) {
-                    throw BrokerException.invalid("Each job must be a JSON object.");
-                }
-                valid.add(toNewJob(mapper.treeToValue(node, Requests.Enqueue.class)));
-                validIndex.add(i);
-            } catch (BrokerException e) {
-                results[i] = new Responses.ItemResult(i, null, ProblemMappers.status(e), null, ProblemMappers.problem(e));
-            } catch (JsonProcessingException e) {
-                results[i] = new Responses.ItemResult(i, null, 400, null, new Problem(
-                        "urn:readpast:problem:malformed-json", "Malformed item", 400, ProblemMappers.describe(e), null));
-            }
-        }
+        List<Broker.NewJobRequest> valid = parseItems(items, "Each job", results, validIndex,
+                node -> toNewJob(mapper.treeToValue(node, Requests.Enqueue.class)));
         List<Broker.Enqueued> done = valid.isEmpty() ? List.of() : broker.enqueueMany(valid);
         for (int k = 0; k < done.size(); k++) {
             Broker.Enqueued e = done.get(k);
             int i = validIndex.get(k);
-            results[i] = e == null
-                    ? new Responses.ItemResult(i, null, 409, null, ProblemMappers.problem(new BrokerException(
-                            BrokerException.Kind.STATE_CONFLICT,
-                            "This idempotency key is held by a live job of another queue.")))
+            results[i] = e.error() != null
+                    ? refused(i, null, e.error())
                     : new Responses.ItemResult(i, Long.toString(e.job().id()), e.created() ? 201 : 200,
                             JobView.of(e.job()), null);
         }
@@ -190,37 +174,58 @@ public class JobResource {
         List<JsonNode> items = Validate.body(body).items();
         Validate.batchSize("items", items, config.limits().batchMax());
         Responses.ItemResult[] results = new Responses.ItemResult[items.size()];
-        List<CompleteItem> valid = new ArrayList<>();
         List<Integer> validIndex = new ArrayList<>();
-        for (int i = 0; i < items.size(); i++) {
-            try {
-                JsonNode node = items.get(i);
-                if (node == null || !node.isObject()) {
-                    throw BrokerException.invalid("Each item must be a JSON object.");
-                }
-                Requests.CompleteItem item = mapper.treeToValue(node, Requests.CompleteItem.class);
-                long id = Validate.jobId(item.id() == null ? "" : item.id());
-                String lease = Validate.leaseId(item.leaseId());
-                String result = item.result() == null || item.result().isNull() ? null : jsonText("result", item.result());
-                valid.add(new CompleteItem(id, lease, result));
-                validIndex.add(i);
-            } catch (BrokerException e) {
-                results[i] = new Responses.ItemResult(i, null, ProblemMappers.status(e), null, ProblemMappers.problem(e));
-            } catch (JsonProcessingException e) {
-                results[i] = new Responses.ItemResult(i, null, 400, null, new Problem(
-                        "urn:readpast:problem:malformed-json", "Malformed item", 400, ProblemMappers.describe(e), null));
-            }
-        }
+        List<CompleteItem> valid = parseItems(items, "Each item", results, validIndex, node -> {
+            Requests.CompleteItem item = mapper.treeToValue(node, Requests.CompleteItem.class);
+            long id = Validate.jobId(item.id() == null ? "" : item.id());
+            String lease = Validate.leaseId(item.leaseId());
+            String result = item.result() == null || item.result().isNull() ? null : jsonText("result", item.result());
+            return new CompleteItem(id, lease, result);
+        });
         List<Broker.Completion> done = broker.completeMany(valid, caller.name());
         for (int k = 0; k < done.size(); k++) {
             Broker.Completion c = done.get(k);
             int i = validIndex.get(k);
             results[i] = c.error() == null
                     ? new Responses.ItemResult(i, Long.toString(c.id()), 200, null, null)
-                    : new Responses.ItemResult(i, Long.toString(c.id()), ProblemMappers.status(c.error()), null,
-                    ProblemMappers.problem(c.error()));
+                    : refused(i, Long.toString(c.id()), c.error());
         }
         return Responses.BatchResult.of(List.of(results));
+    }
+
+    /** Turns one batch item into a value; may throw for a bad item. */
+    @FunctionalInterface
+    interface ItemParser<T> {
+        T parse(JsonNode node) throws JsonProcessingException;
+    }
+
+    /**
+     * Parses each item of a batch on its own, so that a bad item fails only itself: its 4xx
+     * answer goes into {@code results}; the good ones are returned, their positions in {@code validIndex}.
+     */
+    private static <T> List<T> parseItems(List<JsonNode> items, String what, Responses.ItemResult[] results,
+                                          List<Integer> validIndex, ItemParser<T> parser) {
+        List<T> valid = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            try {
+                JsonNode node = items.get(i);
+                if (node == null || !node.isObject()) {
+                    throw BrokerException.invalid(what + " must be a JSON object.");
+                }
+                valid.add(parser.parse(node));
+                validIndex.add(i);
+            } catch (BrokerException e) {
+                results[i] = refused(i, null, e);
+            } catch (JsonProcessingException e) {
+                results[i] = new Responses.ItemResult(i, null, 400, null, new Problem(
+                        "urn:readpast:problem:malformed-json", "Malformed item", 400, ProblemMappers.describe(e), null));
+            }
+        }
+        return valid;
+    }
+
+    private static Responses.ItemResult refused(int index, String id, BrokerException e) {
+        return new Responses.ItemResult(index, id, ProblemMappers.status(e), null, ProblemMappers.problem(e));
     }
 
     @GET

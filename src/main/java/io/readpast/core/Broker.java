@@ -67,15 +67,24 @@ public class Broker {
     }
 
     private void announce(JobRow job) {
-        // due now on the database clock: due time not after the write's own timestamp
-        if (job.status() == JobStatus.PENDING.code() && job.dueAt() != null && job.updatedAt() != null
-                && !job.dueAt().isAfter(job.updatedAt())) {
+        if (job.status() == JobStatus.PENDING.code() && dueNow(job)) {
             announcer.announce(job.queue(), 1);
         }
     }
 
-    /** The outcome of an enqueue: the job, and whether it was created or already existed (idempotency key). */
-    public record Enqueued(JobRow job, boolean created) {
+    /** Due now on the database clock: the due time is not after the write's own timestamp. */
+    private static boolean dueNow(JobRow job) {
+        return job.dueAt() != null && job.updatedAt() != null && !job.dueAt().isAfter(job.updatedAt());
+    }
+
+    /**
+     * The outcome of an enqueue: the job, and whether it was created or already existed
+     * (idempotency key); or, in a batch, the {@code error} that refused this item (no job).
+     */
+    public record Enqueued(JobRow job, boolean created, BrokerException error) {
+        Enqueued(JobRow job, boolean created) {
+            this(job, created, null);
+        }
     }
 
     /**
@@ -107,8 +116,8 @@ public class Broker {
     }
 
     /**
-     * Enqueues every job in one transaction; answers in order. A null answer: the item's
-     * idempotency key is held by a live job of another queue (the caller answers 409).
+     * Enqueues every job in one transaction; answers in order. An item whose idempotency key is
+     * held by a live job of another queue is answered with that conflict as its error.
      */
     public List<Enqueued> enqueueMany(List<NewJobRequest> requests) {
         List<NewJob> jobs = requests.stream().map(this::toNewJob).toList();
@@ -119,15 +128,15 @@ public class Broker {
                 for (int k = 0; k < inserted.size(); k++) {
                     JobStore.Inserted i = inserted.get(k);
                     out.add(i.created() || i.job().queue().equals(jobs.get(k).queue())
-                            ? new Enqueued(i.job(), i.created()) : null);
+                            ? new Enqueued(i.job(), i.created()) : new Enqueued(null, false, keyHeldElsewhere()));
                 }
                 java.util.Map<String, Integer> perQueue = new java.util.HashMap<>();
                 for (Enqueued e : out) {
-                    if (e != null && e.created()) {
+                    if (e.created()) {
                         metrics.count(BrokerMetrics.Event.ENQUEUED, e.job().queue(), 1);
-                    }
-                    if (e != null && e.created() && !e.job().dueAt().isAfter(e.job().updatedAt())) {
-                        perQueue.merge(e.job().queue(), 1, Integer::sum);
+                        if (dueNow(e.job())) {
+                            perQueue.merge(e.job().queue(), 1, Integer::sum);
+                        }
                     }
                 }
                 try {
@@ -151,10 +160,14 @@ public class Broker {
      */
     private static JobRow sameQueue(JobRow existing, String queue) {
         if (!existing.queue().equals(queue)) {
-            throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
-                    "This idempotency key is held by a live job of another queue.");
+            throw keyHeldElsewhere();
         }
         return existing;
+    }
+
+    private static BrokerException keyHeldElsewhere() {
+        return new BrokerException(BrokerException.Kind.STATE_CONFLICT,
+                "This idempotency key is held by a live job of another queue.");
     }
 
     private NewJob toNewJob(NewJobRequest r) {

@@ -267,8 +267,16 @@ public final class JdbcJobStore implements JobStore {
                 .integer("max_attempts", s.maxAttempts())
                 .lng("backoff_base_ms", s.backoffBaseMs())
                 .lng("backoff_cap_ms", s.backoffCapMs());
-        tx(c -> query(c, Stmt.QUEUE_UPSERT, p, (rs, cols) -> Boolean.TRUE));
-        return queueGet(s.name()).orElseThrow(() -> new IllegalStateException("queue row missing after upsert"));
+        return writeQueue(Stmt.QUEUE_UPSERT, p, s.name());
+    }
+
+    /** Runs a queue write and reads the row back with its counts, in one transaction. */
+    private QueueRow writeQueue(Stmt write, Params p, String name) {
+        return tx(c -> {
+            query(c, write, p, (rs, cols) -> Boolean.TRUE);
+            return single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue))
+                    .orElseThrow(() -> new IllegalStateException("queue row missing after " + write));
+        });
     }
 
     @Override
@@ -283,9 +291,7 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public QueueRow queueSetPaused(String name, boolean paused) {
-        tx(c -> query(c, Stmt.QUEUE_SET_PAUSED, Params.of().str("name", name).bool("paused", paused),
-                (rs, cols) -> Boolean.TRUE));
-        return queueGet(name).orElseThrow(() -> new IllegalStateException("queue row missing after update"));
+        return writeQueue(Stmt.QUEUE_SET_PAUSED, Params.of().str("name", name).bool("paused", paused), name);
     }
 
     @Override

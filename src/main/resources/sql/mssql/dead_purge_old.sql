@@ -1,6 +1,8 @@
 -- Retention: delete up to @limit dead letters that died more than @older_than_ms ago
 -- (database clock). Rows another sweeper is deleting are skipped, not waited for (READPAST,
--- which needs READ COMMITTED, with ROWLOCK because READPAST skips row locks only), so every
+-- which needs READ COMMITTED, with ROWLOCK because READPAST skips row locks only, and
+-- READCOMMITTEDLOCK so that under READ_COMMITTED_SNAPSHOT the scan reads locks rather than
+-- row versions, as READPAST requires), so every
 -- instance can run it; the caller repeats until a batch comes back short. DELETE TOP takes
 -- no ORDER BY: each batch takes any qualifying rows, not necessarily the oldest.
 -- The cutoff is computed once: @older_than_ms is bigint and DATEADD takes an int, so it is
@@ -29,7 +31,7 @@ DECLARE @cutoff datetime2(6) = CASE
     )
 END;
 
-DELETE TOP (@limit) FROM readpast_job_dead WITH (READPAST, ROWLOCK)
+DELETE TOP (@limit) FROM readpast_job_dead WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
 OUTPUT deleted.id INTO @purged (id)
 WHERE finished_at < @cutoff
 OPTION (RECOMPILE);

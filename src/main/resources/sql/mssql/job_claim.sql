@@ -1,7 +1,8 @@
 -- The claim: one UPDATE statement. For each eligible queue (not paused, active, in the
 -- filter; capped queues only when queue_lock_capped locked them), take due pending rows in
 -- claim order, skipping rows other claimers hold (UPDLOCK, READPAST, ROWLOCK,
--- READCOMMITTEDLOCK, FORCESEEK on the filtered claim index), at most the free slots of the
+-- READCOMMITTEDLOCK, FORCESEEK naming the filtered claim index, so the plan can only seek it in
+-- claim order and lock the rows it takes), at most the free slots of the
 -- queue; then the best @limit rows overall, ordered by priority then due time, become
 -- LEASED with a fresh lease: @lease_seconds when given, else the lease length of the queue,
 -- else @default_lease_seconds (the broker default). @queues NULL means every queue;
@@ -56,7 +57,9 @@ picked AS (
             j.id,
             j.priority,
             j.due_at
-        FROM readpast_job AS j WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, FORCESEEK)
+        FROM readpast_job AS j WITH (
+            UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, FORCESEEK (ix_readpast_job_claim (queue))
+        )
         WHERE j.queue = e.name
             AND j.status = 0
             AND j.due_at <= SYSUTCDATETIME()
@@ -82,7 +85,11 @@ SET
     t.updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id INTO @claimed (id)
 FROM readpast_job AS t WITH (ROWLOCK)
-INNER JOIN picked AS p ON t.id = p.id;
+INNER JOIN picked AS p ON t.id = p.id
+-- Re-checked at the update: whatever plan joins picked back to the table, a row that is no
+-- longer pending (claimed and committed by another claim between a read and this write) is
+-- never leased a second time.
+WHERE t.status = 0;
 
 SELECT j.*
 FROM readpast_job AS j

@@ -1,9 +1,10 @@
 -- Inserts one job, unless a live (non-terminal) job already has its idempotency key: then
 -- nothing is inserted and no row comes back (the caller reads the existing job). The key
--- check is a NOT EXISTS under UPDLOCK, HOLDLOCK (a key-range lock on the filtered unique
--- index, held to the end of the transaction, so two enqueues with the same key cannot both
--- pass it); the unique filtered index stays the backstop (duplicate key 2601, which the
--- caller retries: the retry then finds the existing job and inserts nothing).
+-- check is a plain NOT EXISTS, with no HOLDLOCK: a range lock would cover whatever the plan
+-- reads, and a plan that does not seek the filtered unique index would lock far more than
+-- one key. Two enqueues racing with the same key can both pass the check; the unique
+-- filtered index then refuses the second (duplicate key 2601, once the first commits), and
+-- the caller retries, finds the existing job and inserts nothing.
 -- The queue row is created on first use (with no settings: defaults apply), because claims
 -- are driven from the queue table. No MERGE: an unlocked existence check first (the common
 -- case takes no lock on the queue row), then an INSERT guarded by NOT EXISTS under UPDLOCK,
@@ -55,7 +56,7 @@ LEFT JOIN readpast_queue AS q ON q.name = @queue
 WHERE @idempotency_key IS NULL
     OR NOT EXISTS (
         SELECT 1
-        FROM readpast_job AS k WITH (UPDLOCK, HOLDLOCK)
+        FROM readpast_job AS k
         WHERE k.idempotency_key = @idempotency_key
             AND k.idempotency_key IS NOT NULL -- literal: lets the filtered unique index serve
     );

@@ -1,44 +1,45 @@
 -- One queue: its settings and job counts: pending (due now), scheduled (due later), leased,
 -- processing, dead, the due time of its oldest claimable job, and lag_seconds, the age of
--- that job in seconds (float) on the database clock (NULL when none is due). Literal status
--- filters so the filtered indexes can serve the counts.
+-- that job in seconds (float) on the database clock (NULL when none is due). The queue's hot
+-- rows are read once and counted in one grouped pass (not one subquery per count), all
+-- against one reading of the clock.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
+DECLARE @now datetime2(6) = SYSUTCDATETIME();
+
+WITH hot AS (
+    SELECT
+        j.queue,
+        SUM(CASE WHEN j.status = 0 AND j.due_at <= @now THEN CAST(1 AS bigint) ELSE 0 END) AS pending_count,
+        SUM(CASE WHEN j.status = 0 AND j.due_at > @now THEN CAST(1 AS bigint) ELSE 0 END) AS scheduled_count,
+        SUM(CASE WHEN j.status = 1 THEN CAST(1 AS bigint) ELSE 0 END) AS leased_count,
+        SUM(CASE WHEN j.status = 2 THEN CAST(1 AS bigint) ELSE 0 END) AS processing_count,
+        MIN(CASE WHEN j.status = 0 AND j.due_at <= @now THEN j.due_at END) AS oldest_due_at
+    FROM readpast_job AS j
+    WHERE j.queue = @name
+    GROUP BY j.queue
+),
+
+dead AS (
+    SELECT
+        d.queue,
+        COUNT_BIG(*) AS dead_count
+    FROM readpast_job_dead AS d
+    WHERE d.queue = @name
+    GROUP BY d.queue
+)
+
 SELECT
     q.*,
-    (
-        SELECT COUNT_BIG(*)
-        FROM readpast_job AS j
-        WHERE j.queue = q.name AND j.status = 0 AND j.due_at <= SYSUTCDATETIME()
-    ) AS pending_count,
-    (
-        SELECT COUNT_BIG(*)
-        FROM readpast_job AS j
-        WHERE j.queue = q.name AND j.status = 0 AND j.due_at > SYSUTCDATETIME()
-    ) AS scheduled_count,
-    (
-        SELECT COUNT_BIG(*)
-        FROM readpast_job AS j
-        WHERE j.queue = q.name AND j.status = 1
-    ) AS leased_count,
-    (
-        SELECT COUNT_BIG(*)
-        FROM readpast_job AS j
-        WHERE j.queue = q.name AND j.status = 2
-    ) AS processing_count,
-    (
-        SELECT COUNT_BIG(*)
-        FROM readpast_job_dead AS d
-        WHERE d.queue = q.name
-    ) AS dead_count,
-    o.oldest_due_at,
-    CAST(DATEDIFF_BIG(MILLISECOND, o.oldest_due_at, SYSUTCDATETIME()) AS float)
-    / 1000.0 AS lag_seconds
+    COALESCE(h.pending_count, 0) AS pending_count,
+    COALESCE(h.scheduled_count, 0) AS scheduled_count,
+    COALESCE(h.leased_count, 0) AS leased_count,
+    COALESCE(h.processing_count, 0) AS processing_count,
+    COALESCE(x.dead_count, 0) AS dead_count,
+    h.oldest_due_at,
+    CAST(DATEDIFF_BIG(MILLISECOND, h.oldest_due_at, @now) AS float) / 1000.0 AS lag_seconds
 FROM readpast_queue AS q
-CROSS APPLY (
-    SELECT MIN(j.due_at) AS oldest_due_at
-    FROM readpast_job AS j
-    WHERE j.queue = q.name AND j.status = 0 AND j.due_at <= SYSUTCDATETIME()
-) AS o
+LEFT JOIN hot AS h ON q.name = h.queue
+LEFT JOIN dead AS x ON q.name = x.queue
 WHERE q.name = @name;

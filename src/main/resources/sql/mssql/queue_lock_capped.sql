@@ -7,15 +7,16 @@
 -- order deadlocks between claimers): first find them without locking (the pending-job
 -- probe skips rows other claimers hold, READPAST with ROWLOCK because READPAST skips row
 -- locks only: a queue whose due jobs are all being taken is not worth waiting for), then
--- seek and lock exactly those rows. The filtered index
--- ix_readpast_queue_capped is named so that every claimer locks the same index keys
--- whatever plan is chosen; READCOMMITTEDLOCK keeps real locks under RCSI. Paused and
+-- seek and lock exactly those rows, on the clustered primary key (named, so that every
+-- claimer locks the same keys whatever plan is chosen, and the same keys that PUT, pause and
+-- resume lock first when they update the row: one lock order, no deadlock between a claim
+-- and a queue update); READCOMMITTEDLOCK keeps real locks under RCSI. Paused and
 -- active are checked again under the lock. Returns the names of the locked queues.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
-DECLARE @due TABLE (name nvarchar(200) COLLATE DATABASE_DEFAULT NOT NULL PRIMARY KEY);
+DECLARE @due TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY);
 
 INSERT INTO @due (name)
 SELECT q.name
@@ -37,7 +38,7 @@ WHERE q.max_workers IS NOT NULL
 
 SELECT q.name
 FROM readpast_queue AS q WITH (
-    UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, FORCESEEK, INDEX(ix_readpast_queue_capped)
+    UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, FORCESEEK (pk_readpast_queue (name))
 )
 WHERE q.max_workers IS NOT NULL
     AND q.paused = 0

@@ -85,7 +85,7 @@ class HostileInputTest {
                 "\"runAt\":\"-4714-11-24T00:00:00Z\"",
                 "\"runAt\":\"2030-01-01T00:00:00Z\",\"delaySeconds\":1", "\"tags\":\"x\"", "\"tags\":[1,2]",
                 "\"tags\":[\"" + "t".repeat(101) + "\"]", "\"tags\":[\"a\\u0007b\"]", "\"tags\":[\"\"]",
-                "\"idempotencyKey\":\"" + "k".repeat(201) + "\"", "\"idempotencyKey\":\"a\\nb\"", "\"idempotencyKey\":7",
+                "\"idempotencyKey\":\"" + "k".repeat(201) + "\"", "\"idempotencyKey\":\"a\\nb\"", "\"idempotencyKey\":7", "\"idempotencyKey\":\"k \"",
                 "\"payload\":{\"big\":\"" + "x".repeat(1_100_000) + "\"}", "\"status\":\"PENDING\"", "\"id\":5")) {
             bad.add(Bad.json("POST", "/jobs", "{" + q + "," + f + "}", "enqueue " + abbreviate(f)));
         }

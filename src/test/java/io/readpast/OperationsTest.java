@@ -109,6 +109,20 @@ class OperationsTest {
     }
 
     @Test
+    void namesAndKeysDifferingOnlyByCaseAreDistinctOnEveryEngine() {
+        // SQL Server compares with the column collation: the key columns are binary (V5), so
+        // "Mail" and "mail" are two queues and "K" and "k" two keys, as on PostgreSQL.
+        String upper = enqueue(Map.of("queue", "Mail", "type", "t", "idempotencyKey", "K"));
+        String lower = enqueue(Map.of("queue", "mail", "type", "t", "idempotencyKey", "k"));
+        assertFalse(upper.equals(lower), "keys differing by case made one job");
+        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("mail"), "limit", 10));
+        assertEquals(List.of(lower), c.getList("jobs.id"));
+        assertEquals(List.of("mail"), c.getList("jobs.queue"));
+        List<String> names = given().when().get("/queues").then().statusCode(200).extract().jsonPath().getList("queues.name");
+        assertTrue(names.containsAll(List.of("Mail", "mail")), "queues: " + names);
+    }
+
+    @Test
     void batchEnqueueAnswersPerItemAndABadItemFailsOnlyItself() {
         List<Object> jobs = new ArrayList<>();
         jobs.add(Map.of("queue", "b", "type", "t", "payload", Map.of("n", 1)));

@@ -541,7 +541,7 @@ public class JobResource {
         }
         String tags = tagsJson(b.tags());
         Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
-        String key = Validate.text("idempotencyKey", b.idempotencyKey(), Validate.NAME_MAX, false);
+        String key = Validate.idempotencyKey(b.idempotencyKey());
         return new Broker.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
                 delaySeconds * 1000, caller.name());
     }

@@ -58,6 +58,19 @@ final class Validate {
         return value;
     }
 
+    /**
+     * An idempotency key: free text as {@link #text}, but not ending in a space. SQL Server
+     * ignores trailing spaces when it compares strings (under every collation), so "k" and
+     * "k " would be one key there and two on PostgreSQL; refusing them keeps both engines alike.
+     */
+    static String idempotencyKey(String value) {
+        String key = text("idempotencyKey", value, NAME_MAX, false);
+        if (key != null && key.endsWith(" ")) {
+            throw BrokerException.invalid("'idempotencyKey' must not end with a space.");
+        }
+        return key;
+    }
+
     /** Free text that may span lines: tabs and line breaks are fine, other control characters (NUL...) are not. */
     static void noControlCharacters(String field, String value) {
         if (value.chars().anyMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r')) {

@@ -71,6 +71,12 @@ public class Database {
         } catch (SQLException e) {
             throw new StartupFailure("Cannot reach the database at " + redact(url) + ": " + rootMessage(e));
         }
+        Dialect dialect = engine == Engine.SQLSERVER ? new SqlServerDialect() : new PostgresDialect();
+        try (Connection c = ds.getConnection()) {
+            dialect.checkDatabase(c);
+        } catch (SQLException e) {
+            throw new StartupFailure("Cannot check the database at " + redact(url) + ": " + rootMessage(e));
+        }
         try {
             Flyway flyway = Arc.container()
                     .select(Flyway.class, FlywayDataSource.FlywayDataSourceLiteral.of(engine.datasourceName()))
@@ -85,7 +91,6 @@ public class Database {
         } catch (IllegalStateException e) {
             throw new StartupFailure(e.getMessage());
         }
-        Dialect dialect = engine == Engine.SQLSERVER ? new SqlServerDialect() : new PostgresDialect();
         this.engine = engine;
         this.dataSource = ds;
         store = new JdbcJobStore(ds, dialect, catalog);

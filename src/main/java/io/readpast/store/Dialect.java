@@ -18,6 +18,14 @@ public interface Dialect {
 
     Instant readInstant(ResultSet rs, int column) throws SQLException;
 
+    /**
+     * Checks, before the migrations run, that the database has what the statements need, and
+     * logs the settings that change how they behave. Throws {@link Database.StartupFailure}
+     * with one line that says what to fix.
+     */
+    default void checkDatabase(java.sql.Connection c) throws SQLException {
+    }
+
     /** JDBC type used to bind a null string. */
     int nullStringType();
 

@@ -8,8 +8,9 @@
 -- cut a result longer than 4000 characters to NULL). Items repeated with the same id and
 -- lease id count once (the first one wins). Then one DELETE joined to the items, guarded by
 -- id, lease id and status, seeking the primary key row by row (FORCESEEK), sends the rows
--- with their results OUTPUT ... INTO a table variable (never a bare OUTPUT), from which they
--- are inserted into the archive.
+-- OUTPUT ... INTO a table variable (never a bare OUTPUT), from which they are inserted into
+-- the archive with their results, joined back to the items by id and lease id. (The OUTPUT
+-- names only deleted columns: Babelfish loses a joined table named in an OUTPUT list.)
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
@@ -44,8 +45,7 @@ DECLARE @moved TABLE (
     modified_by nvarchar(200) NULL,
     created_at datetime2(6) NOT NULL,
     started_at datetime2(6) NULL,
-    updated_at datetime2(6) NOT NULL,
-    result nvarchar(max) NULL
+    updated_at datetime2(6) NOT NULL
 );
 
 INSERT INTO @item (id, lease_id, result)
@@ -85,14 +85,14 @@ OUTPUT
     deleted.max_attempts, deleted.due_at, deleted.worker_id, deleted.lease_id,
     deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.updated_at, i.result
+    deleted.created_at, deleted.started_at, deleted.updated_at
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
     max_attempts, due_at, worker_id, lease_id,
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at, result
+    created_at, started_at, updated_at
 )
 FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
 INNER JOIN @item AS i
@@ -108,9 +108,10 @@ INSERT INTO readpast_job_archive (
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 3, m.attempt,
-    m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, m.result, m.created_by,
+    m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, i.result, m.created_by,
     COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id
-FROM @moved AS m;
+FROM @moved AS m
+INNER JOIN @item AS i ON m.id = i.id AND m.lease_id = i.lease_id;
 
 SELECT
     m.id,

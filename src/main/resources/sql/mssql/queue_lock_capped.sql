@@ -38,10 +38,12 @@ WHERE q.max_workers IS NOT NULL
 
 SELECT q.name
 FROM readpast_queue AS q WITH (
-    UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, FORCESEEK (pk_readpast_queue (name))
+    UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK
 )
 WHERE q.max_workers IS NOT NULL
     AND q.paused = 0
     AND q.active = 1
-    AND q.name IN (SELECT d.name FROM @due AS d)
+    -- explicit collation: the column's own on SQL Server (V5), and never a conflict where the
+    -- column kept another one (Babelfish)
+    AND q.name IN (SELECT d.name COLLATE Latin1_General_100_BIN2 FROM @due AS d)
 ORDER BY q.name;

@@ -320,7 +320,9 @@ class JobLifecycleTest {
 
     static void makeDue(String id) {
         String sql = TestDb.engine() == io.readpast.config.Engine.SQLSERVER
-                ? "UPDATE readpast_job SET due_at = SYSUTCDATETIME() WHERE id = ?"
+                // NOCOUNT OFF: a pooled session may carry NOCOUNT ON from the broker's own batches
+                // (Babelfish keeps it across statements), and the row count is what this checks
+                ? "SET NOCOUNT OFF; UPDATE readpast_job SET due_at = SYSUTCDATETIME() WHERE id = ?"
                 : "UPDATE readpast_job SET due_at = now() WHERE id = ?";
         try (var c = TestDb.dataSource().getConnection(); var ps = c.prepareStatement(sql)) {
             c.setAutoCommit(true);

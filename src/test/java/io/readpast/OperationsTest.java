@@ -34,6 +34,7 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Idempotency, batches, cancel, dead letters, requeue, purge, queues and browsing, through HTTP. */
 @QuarkusTest
@@ -109,7 +110,9 @@ class OperationsTest {
     }
 
     @Test
-    void namesAndKeysDifferingOnlyByCaseAreDistinctOnEveryEngine() {
+    void namesAndKeysDifferingOnlyByCaseAreDistinct() {
+        assumeTrue(!TestDb.babelfish(), "Babelfish cannot change a column's collation (V5 skips it there): "
+                + "its server collation decides");
         // SQL Server compares with the column collation: the key columns are binary (V5), so
         // "Mail" and "mail" are two queues and "K" and "k" two keys, as on PostgreSQL.
         String upper = enqueue(Map.of("queue", "Mail", "type", "t", "idempotencyKey", "K"));

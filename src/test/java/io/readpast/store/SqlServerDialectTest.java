@@ -1,0 +1,53 @@
+package io.readpast.store;
+
+import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * How SQL Server and Azure SQL errors are classified: retried (TRANSIENT, answered 503 when
+ * they keep coming), unavailable (503 at once), duplicate key, or a real failure. The numbers
+ * are what mssql-jdbc reports in SQLException.getErrorCode().
+ */
+class SqlServerDialectTest {
+
+    private final SqlServerDialect dialect = new SqlServerDialect();
+
+    private StoreException.Kind kindOf(int errorCode, String sqlState) {
+        return dialect.classify(new SQLException("error " + errorCode, sqlState, errorCode));
+    }
+
+    @Test
+    void deadlocksConflictsAndAzureThrottlingAreRetried() {
+        for (int code : new int[] {1205, 3960, 1204, 40501, 40197, 49918, 49919, 49920, 10928, 10929}) {
+            assertEquals(StoreException.Kind.TRANSIENT, kindOf(code, "S0001"), "error " + code);
+        }
+        // SQLSTATE 40001 (serialization failure / deadlock) whatever the number
+        assertEquals(StoreException.Kind.TRANSIENT, kindOf(0, "40001"));
+    }
+
+    @Test
+    void aDatabaseThatCannotBeOpenedIsUnavailable() {
+        for (int code : new int[] {4060, 40613, 904, 921, 922, 942, 6005}) {
+            assertEquals(StoreException.Kind.UNAVAILABLE, kindOf(code, "S0001"), "error " + code);
+        }
+        assertEquals(StoreException.Kind.UNAVAILABLE, kindOf(0, "08S01"), "connection failure");
+    }
+
+    @Test
+    void duplicateKeysAndEverythingElse() {
+        assertEquals(StoreException.Kind.DUPLICATE_KEY, kindOf(2601, "23000"));
+        assertEquals(StoreException.Kind.DUPLICATE_KEY, kindOf(2627, "23000"));
+        assertEquals(StoreException.Kind.OTHER, kindOf(208, "S0002"), "invalid object name is a bug, not a retry");
+        assertEquals(StoreException.Kind.OTHER, kindOf(8152, "22001"), "truncation");
+    }
+
+    @Test
+    void theCauseChainIsSearched() {
+        SQLException outer = new SQLException("wrapper", "HY000", 0);
+        outer.initCause(new SQLException("deadlock", "40001", 1205));
+        assertEquals(StoreException.Kind.TRANSIENT, dialect.classify(outer));
+    }
+}

@@ -2,7 +2,7 @@
 -- 5 CANCELLED from the archive, 4 DEAD from the dead letters), on the database clock. The
 -- window ends at the start of the next minute, so its last bucket is the current, partial
 -- minute; bucket k counts the jobs finished in [window_start + k min, window_start + k + 1 min).
--- :queue NULL means every queue. Reads the finished_at indexes. Always returns at least one
+-- A NULL queue filter means every queue. Reads the finished_at indexes. Always returns at least one
 -- row, so that the window start is known even when nothing finished (queue NULL then).
 WITH w AS (
     SELECT date_trunc('minute', now()) + interval '1 minute'

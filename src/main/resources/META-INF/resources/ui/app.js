@@ -207,8 +207,22 @@
     return sec >= 0 ? text + ' ago' : 'in ' + text;
   }
 
+  /** For tables: the time of day when it is today, else the date and minute; the full time in the tooltip. */
+  function whenShort(iso) {
+    if (!iso) {
+      return '—';
+    }
+    const d = new Date(iso);
+    const today = new Date().toDateString() === d.toDateString();
+    const text = today ? pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds())
+        : time(iso).slice(0, 16);
+    return h('span', { class: 'when', title: time(iso) + ' (' + iso + ')' }, text,
+        h('span', { class: 'muted' }, ' · ' + ago(iso)));
+  }
+
   function when(iso) {
-    return iso ? h('span', { title: iso }, time(iso), h('span', { class: 'muted' }, ' · ' + ago(iso))) : '—';
+    return iso ? h('span', { class: 'when', title: iso }, time(iso), h('span', { class: 'muted' }, ' · ' + ago(iso)))
+        : '—';
   }
 
   function duration(seconds) {
@@ -299,7 +313,9 @@
       body.appendChild(h('div', { class: 'card notice forbidden', 'data-test': 'forbidden' },
           h('h2', null, '403 Forbidden'),
           h('p', null, problem.detail || 'This key may not do this.'),
-          h('p', { class: 'muted' }, 'This part of the dashboard needs a key with the admin role.')));
+          h('p', { class: 'muted' }, 'This part of the dashboard needs a key with the admin role.'
+              + (state.me && state.me.roles.includes('producer')
+                  ? ' With this key you can open a job by its id (top right).' : ''))));
       return;
     }
     body.appendChild(h('div', { class: 'card notice error', 'data-test': 'error' },
@@ -336,7 +352,8 @@
   /** Stacked bars, one per minute: succeeded, dead, cancelled. */
   function throughputChart(t) {
     const n = t.total.succeeded.length;
-    const W = 760;
+    // drawn at the width it is shown at, so that its text keeps the page's size
+    const W = Math.max(480, Math.min(1600, ($('main').clientWidth || 1000) - 80));
     const H = 170;
     const left = 40;
     const bottom = 22;
@@ -393,8 +410,9 @@
     if (v <= 4) {
       return 4;
     }
+    // the middle grid line must be a whole number too
     const p = Math.pow(10, Math.floor(Math.log10(v)));
-    for (const m of [1, 2, 2.5, 5, 10]) {
+    for (const m of [1, 2, 4, 6, 8, 10]) {
       if (m * p >= v) {
         return m * p;
       }
@@ -581,8 +599,8 @@
           h('td', null, badge(j.status)),
           h('td', { class: 'num' }, j.attempt + ' / ' + j.maxAttempts),
           h('td', { class: 'num' }, String(j.priority)),
-          h('td', null, when(j.runAt)),
-          h('td', null, when(j.updatedAt)),
+          h('td', null, whenShort(j.runAt)),
+          h('td', null, whenShort(j.updatedAt)),
           h('td', null, j.lastError ? h('span', { class: 'clip error', title: j.lastError }, j.lastError) : ''),
           h('td', null, isAdmin() && LIVE.includes(j.status) && !j.cancelRequested ? h('button', {
             type: 'button', class: 'small ghost', 'data-test': 'cancel',
@@ -617,7 +635,7 @@
           h('td', null, j.queue),
           h('td', null, j.type),
           h('td', { class: 'num' }, j.attempt + ' / ' + j.maxAttempts),
-          h('td', null, when(j.finishedAt)),
+          h('td', null, whenShort(j.finishedAt)),
           h('td', null, j.lastError ? h('span', { class: 'clip error', title: j.lastError }, j.lastError) : ''),
           h('td', null, h('div', { class: 'actions' },
               h('button', {
@@ -722,12 +740,6 @@
                       h('div', null, (percent === null ? '' : percent + ' %'),
                           p && p.message ? h('span', { class: 'muted' }, ' · ' + p.message) : '')]))));
 
-    body.appendChild(h('div', { class: 'grid' },
-        h('div', { class: 'card' }, h('h3', null, 'Payload'), h('pre', { class: 'json', 'data-test': 'payload' },
-            pretty(j.payload))),
-        h('div', { class: 'card' }, h('h3', null, 'Result'), h('pre', { class: 'json', 'data-test': 'result' },
-            pretty(j.result)))));
-
     const errors = j.errors || [];
     body.appendChild(h('div', { class: 'card' }, h('h3', null, 'Errors per attempt'),
         errors.length === 0 ? h('p', { class: 'muted', 'data-test': 'no-errors' }, 'No attempt failed.')
@@ -736,9 +748,15 @@
                     h('th', null, 'Worker'), h('th', null, 'Error'))),
                 h('tbody', null, errors.map((e) => h('tr', { 'data-test': 'error-row' },
                     h('td', { class: 'num' }, String(e.attempt)),
-                    h('td', null, when(e.at)),
+                    h('td', null, whenShort(e.at)),
                     h('td', null, e.workerId || '—'),
                     h('td', null, h('pre', { class: 'text' }, e.error || '')))))))));
+
+    body.appendChild(h('div', { class: 'grid' },
+        h('div', { class: 'card' }, h('h3', null, 'Payload'), h('pre', { class: 'json', 'data-test': 'payload' },
+            pretty(j.payload))),
+        h('div', { class: 'card' }, h('h3', null, 'Result'), h('pre', { class: 'json', 'data-test': 'result' },
+            pretty(j.result)))));
   }
 
   function jobActions(j) {

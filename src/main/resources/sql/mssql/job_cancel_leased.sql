@@ -1,7 +1,8 @@
 -- A cancel-requested job comes back from its worker (fail, release) or its lease expires:
 -- it moves from the hot table to the archive as CANCELLED (5), with @error as its last error
--- when given (else the last error stays). With @expired_only = 1 (the lease sweeper) only if
--- the lease has expired by the database clock. Guarded like every lease-bound change: by
+-- when given (else the last error stays), also appended to errors (the last 20 attempts'
+-- errors, a JSON array). With @expired_only = 1 (the lease sweeper) only if the lease has
+-- expired by the database clock. Guarded like every lease-bound change: by
 -- id, lease id and status, and the cancel flag; no row means the lease was lost. (@lease_id
 -- is a UUID string; one that is not a UUID matches nothing.) The deleted row goes OUTPUT ...
 -- INTO a table variable (never a bare OUTPUT), is inserted into the archive from there, and
@@ -33,7 +34,8 @@ DECLARE @moved TABLE (
     modified_by nvarchar(200) NULL,
     created_at datetime2(6) NOT NULL,
     started_at datetime2(6) NULL,
-    updated_at datetime2(6) NOT NULL
+    updated_at datetime2(6) NOT NULL,
+    errors nvarchar(max) NULL
 );
 
 DELETE FROM readpast_job
@@ -43,14 +45,14 @@ OUTPUT
     deleted.max_attempts, deleted.due_at, deleted.worker_id, deleted.lease_id,
     deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.updated_at
+    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.errors
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
     max_attempts, due_at, worker_id, lease_id,
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at
+    created_at, started_at, updated_at, errors
 )
 WHERE id = @id
     AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
@@ -61,12 +63,33 @@ WHERE id = @id
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id
+    started_at, updated_at, finished_at, lease_id, errors
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 5, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, COALESCE(@error, m.last_error), NULL,
-    m.created_by, COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id
+    m.created_by, COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id,
+    CASE
+        WHEN @error IS NULL THEN m.errors
+        ELSE (
+            SELECT N'[' + STRING_AGG(e.entry, N',') WITHIN GROUP (ORDER BY e.n ASC) + N']'
+            FROM (
+                SELECT
+                    CAST(x.[key] AS int) AS n,
+                    x.value AS entry
+                FROM OPENJSON(m.errors) AS x
+                UNION ALL
+                SELECT
+                    2147483647 AS n,
+                    CAST(N'{"attempt":' AS nvarchar(max)) + CAST(m.attempt AS nvarchar(11))
+                    + N',"at":"' + CONVERT(nvarchar(33), SYSUTCDATETIME(), 127) + N'Z"'
+                    + N',"workerId":'
+                    + COALESCE(N'"' + STRING_ESCAPE(m.worker_id, 'json') + N'"', N'null')
+                    + N',"error":"' + STRING_ESCAPE(@error, 'json') + N'"}' AS entry
+            ) AS e
+            WHERE e.n > (SELECT COUNT(*) FROM OPENJSON(m.errors)) - 20
+        )
+    END
 FROM @moved AS m;
 
 SELECT a.*

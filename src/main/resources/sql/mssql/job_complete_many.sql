@@ -45,7 +45,8 @@ DECLARE @moved TABLE (
     modified_by nvarchar(200) NULL,
     created_at datetime2(6) NOT NULL,
     started_at datetime2(6) NULL,
-    updated_at datetime2(6) NOT NULL
+    updated_at datetime2(6) NOT NULL,
+    errors nvarchar(max) NULL
 );
 
 INSERT INTO @item (id, lease_id, result)
@@ -85,14 +86,14 @@ OUTPUT
     deleted.max_attempts, deleted.due_at, deleted.worker_id, deleted.lease_id,
     deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.updated_at
+    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.errors
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
     max_attempts, due_at, worker_id, lease_id,
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at
+    created_at, started_at, updated_at, errors
 )
 FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
 INNER JOIN @item AS i
@@ -104,12 +105,12 @@ WHERE j.status IN (1, 2);
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id
+    started_at, updated_at, finished_at, lease_id, errors
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 3, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, i.result, m.created_by,
-    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id
+    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id, m.errors
 FROM @moved AS m
 INNER JOIN @item AS i ON m.id = i.id AND m.lease_id = i.lease_id;
 

@@ -8,7 +8,7 @@ SET XACT_ABORT ON;
 SELECT
     j.id, j.queue, j.type, j.payload, j.tags, j.idempotency_key, j.priority, j.status,
     j.attempt, j.max_attempts, j.due_at, j.worker_id, j.lease_id, j.lease_seconds,
-    j.lease_expires_at, j.heartbeat_at, j.progress, j.cancel_requested, j.last_error,
+    j.lease_expires_at, j.heartbeat_at, j.progress, j.cancel_requested, j.last_error, j.errors,
     CAST(NULL AS nvarchar(max)) AS result, j.created_by, j.modified_by, j.created_at,
     j.started_at, j.updated_at, CAST(NULL AS datetime2(6)) AS finished_at,
     q.backoff_base_ms, q.backoff_cap_ms
@@ -19,7 +19,7 @@ UNION ALL
 SELECT
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, lease_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
-    last_error, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
+    last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
     CAST(NULL AS bigint), CAST(NULL AS bigint)
 FROM readpast_job_archive
 WHERE id = @id
@@ -27,7 +27,7 @@ UNION ALL
 SELECT
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, lease_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
-    last_error, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
+    last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
     CAST(NULL AS bigint), CAST(NULL AS bigint)
 FROM readpast_job_dead
 WHERE id = @id;

@@ -1,5 +1,6 @@
 -- Retries used up or a fatal error: the job moves from the hot table to the dead-letter
--- table as DEAD (4) with @error as its last error. With @expired_only = 1 (the lease
+-- table as DEAD (4) with @error as its last error, appended to errors (the last 20 attempts'
+-- errors, a JSON array). With @expired_only = 1 (the lease
 -- sweeper) only if the lease has expired by the database clock. Guarded by id, lease id and
 -- status: no row means the lease was lost. (@lease_id is a UUID string; one that is not a
 -- UUID matches nothing.) The deleted row goes OUTPUT ... INTO a table variable (never a bare
@@ -32,7 +33,8 @@ DECLARE @moved TABLE (
     modified_by nvarchar(200) NULL,
     created_at datetime2(6) NOT NULL,
     started_at datetime2(6) NULL,
-    updated_at datetime2(6) NOT NULL
+    updated_at datetime2(6) NOT NULL,
+    errors nvarchar(max) NULL
 );
 
 DELETE FROM readpast_job
@@ -42,14 +44,14 @@ OUTPUT
     deleted.max_attempts, deleted.due_at, deleted.worker_id, deleted.lease_id,
     deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.updated_at
+    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.errors
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
     max_attempts, due_at, worker_id, lease_id,
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at
+    created_at, started_at, updated_at, errors
 )
 WHERE id = @id
     AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
@@ -60,12 +62,30 @@ WHERE id = @id
 INSERT INTO readpast_job_dead (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id
+    started_at, updated_at, finished_at, lease_id, errors
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 4, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, @error, NULL, m.created_by,
-    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id
+    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id,
+    (
+        SELECT N'[' + STRING_AGG(e.entry, N',') WITHIN GROUP (ORDER BY e.n ASC) + N']'
+        FROM (
+            SELECT
+                CAST(x.[key] AS int) AS n,
+                x.value AS entry
+            FROM OPENJSON(m.errors) AS x
+            UNION ALL
+            SELECT
+                2147483647 AS n,
+                CAST(N'{"attempt":' AS nvarchar(max)) + CAST(m.attempt AS nvarchar(11))
+                + N',"at":"' + CONVERT(nvarchar(33), SYSUTCDATETIME(), 127) + N'Z"'
+                + N',"workerId":'
+                + COALESCE(N'"' + STRING_ESCAPE(m.worker_id, 'json') + N'"', N'null')
+                + N',"error":"' + STRING_ESCAPE(@error, 'json') + N'"}' AS entry
+        ) AS e
+        WHERE e.n > (SELECT COUNT(*) FROM OPENJSON(m.errors)) - 20
+    )
 FROM @moved AS m;
 
 SELECT d.*

@@ -1,8 +1,8 @@
 -- A DEAD job (dead-letter table) or a CANCELLED one (archive, status 5 only) goes back to
 -- the hot table as PENDING, due now, attempts reset, keeping its id (the id column only has
 -- a sequence default, so the explicit id needs no IDENTITY_INSERT); @payload (JSON text)
--- replaces the payload when not NULL; modified_by becomes @modified_by. No row means there
--- was no such dead or cancelled job. A live job holding the same idempotency key by now
+-- replaces the payload when not NULL; modified_by becomes @modified_by; its errors (earlier
+-- attempts) stay. No row means there was no such dead or cancelled job. A live job holding the same idempotency key by now
 -- makes the insert fail with duplicate key 2601, and the whole batch rolls back (XACT_ABORT).
 -- The deleted rows go OUTPUT ... INTO a table variable (never a bare OUTPUT), the new hot row
 -- is inserted from there, and read back as the one result set.
@@ -19,6 +19,7 @@ DECLARE @source TABLE (
     priority int NOT NULL,
     max_attempts int NOT NULL,
     last_error nvarchar(max) NULL,
+    errors nvarchar(max) NULL,
     created_by nvarchar(200) NULL,
     created_at datetime2(6) NOT NULL
 );
@@ -29,11 +30,11 @@ DELETE FROM readpast_job_dead
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
-    deleted.created_by, deleted.created_at
+    deleted.errors, deleted.created_by, deleted.created_at
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    created_by, created_at
+    errors, created_by, created_at
 )
 WHERE id = @id;
 
@@ -41,23 +42,23 @@ DELETE FROM readpast_job_archive
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
-    deleted.created_by, deleted.created_at
+    deleted.errors, deleted.created_by, deleted.created_at
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    created_by, created_at
+    errors, created_by, created_at
 )
 WHERE id = @id
     AND status = 5;
 
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, last_error, created_by, modified_by, created_at, updated_at
+    due_at, last_error, errors, created_by, modified_by, created_at, updated_at
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
     s.id, s.queue, s.type, COALESCE(@payload, s.payload), s.tags, s.idempotency_key,
-    s.priority, 0, 0, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.created_by,
+    s.priority, 0, 0, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.errors, s.created_by,
     @modified_by, s.created_at, SYSUTCDATETIME()
 FROM @source AS s;
 

@@ -1,5 +1,6 @@
 -- A DEAD or CANCELLED job goes back to the hot table as PENDING, due now, attempts reset,
--- keeping its id; :payload (JSON text) replaces the payload when given.
+-- keeping its id; :payload (JSON text) replaces the payload when given. Its errors stay: the
+-- history of earlier attempts.
 WITH from_dead AS (
     DELETE FROM readpast_job_dead WHERE id = :id RETURNING *
 ),
@@ -13,9 +14,9 @@ source AS (
 )
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, last_error, created_by, modified_by, created_at, updated_at
+    due_at, last_error, errors, created_by, modified_by, created_at, updated_at
 )
 SELECT id, queue, type, COALESCE(:payload, payload), tags, idempotency_key, priority, 0, 0,
-       max_attempts, now(), last_error, created_by, :modified_by, created_at, now()
+       max_attempts, now(), last_error, errors, created_by, :modified_by, created_at, now()
 FROM source
 RETURNING *

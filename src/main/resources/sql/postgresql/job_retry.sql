@@ -1,4 +1,5 @@
 -- Back to PENDING, due after :delay_ms (a failure with attempts left, or an expired lease).
+-- :error becomes last_error and is appended to errors (the last 20 attempts' errors).
 UPDATE readpast_job
 SET status = 0,
     due_at = now() + CAST(:delay_ms AS bigint) * interval '1 millisecond',
@@ -8,6 +9,18 @@ SET status = 0,
     lease_expires_at = NULL,
     heartbeat_at = NULL,
     last_error = :error,
+    errors = (
+        SELECT CAST(jsonb_agg(e.entry ORDER BY e.n) AS text)
+        FROM jsonb_array_elements(
+            COALESCE(CAST(readpast_job.errors AS jsonb), CAST('[]' AS jsonb))
+            || jsonb_build_array(jsonb_build_object(
+                'attempt', readpast_job.attempt,
+                'at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+                'workerId', readpast_job.worker_id,
+                'error', CAST(:error AS text)))
+        ) WITH ORDINALITY AS e(entry, n)
+        WHERE e.n > jsonb_array_length(COALESCE(CAST(readpast_job.errors AS jsonb), CAST('[]' AS jsonb))) - 19
+    ),
     modified_by = COALESCE(:modified_by, modified_by),
     updated_at = now()
 WHERE id = :id

@@ -162,9 +162,13 @@ class HostileInputTest {
         for (String qs : List.of("limit=0", "limit=9999", "after=zz", "queue=%27")) {
             bad.add(Bad.json("GET", "/dead-letters?" + qs, null, "dead letters " + qs));
         }
+        for (String qs : List.of("minutes=0", "minutes=1441", "minutes=x", "minutes=2.5", "queue=bad%20q", "queue=%27")) {
+            bad.add(Bad.json("GET", "/stats/throughput?" + qs, null, "throughput " + qs));
+        }
         // wrong methods and paths
         for (String mp : List.of("PUT /claim", "GET /claim", "DELETE /jobs/batch", "PATCH /jobs", "GET /jobs/complete",
-                "PUT /jobs/" + pendingId, "DELETE /queues/hq", "POST /queues", "POST /dead-letters", "GET /nowhere")) {
+                "PUT /jobs/" + pendingId, "DELETE /queues/hq", "POST /queues", "POST /dead-letters", "GET /nowhere",
+                "POST /me", "DELETE /stats/throughput")) {
             String[] p = mp.split(" ", 2);
             bad.add(Bad.json(p[0], p[1], "{}", "method/path " + mp));
         }

@@ -81,6 +81,44 @@ final class ApiDocs {
             + "\"lastError\": null, \"result\": {\"messageId\": \"abc\"}, \"idempotencyKey\": \"welcome-a@b.c\", "
             + "\"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}";
 
+    static final String THROUGHPUT = "{\"from\": \"2026-11-30T11:56:00Z\", \"to\": \"2026-11-30T12:01:00Z\", "
+            + "\"bucketSeconds\": 60, \"total\": {\"succeeded\": [40, 52, 47, 61, 12], \"dead\": [0, 1, 0, 0, 0], "
+            + "\"cancelled\": [0, 0, 0, 2, 0]}, \"queues\": ["
+            + "{\"queue\": \"emails\", \"succeeded\": [30, 40, 35, 50, 9], \"dead\": [0, 1, 0, 0, 0], "
+            + "\"cancelled\": [0, 0, 0, 2, 0]}, "
+            + "{\"queue\": \"sms\", \"succeeded\": [10, 12, 12, 11, 3], \"dead\": [0, 0, 0, 0, 0], "
+            + "\"cancelled\": [0, 0, 0, 0, 0]}]}";
+
+    static final String ME = "{\"name\": \"ops\", \"roles\": [\"admin\"], \"queues\": null, "
+            + "\"authEnabled\": true}";
+
+    static final String ME_SCOPED = "{\"name\": \"mailer\", \"roles\": [\"worker\"], "
+            + "\"queues\": [\"emails\", \"sms\"], \"authEnabled\": true}";
+
+    /** GET /jobs/{id}: the job with its per-attempt errors. */
+    static final String JOB_DETAIL_SUCCEEDED = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"SUCCEEDED\", \"attempt\": 2, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:00:11Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:14Z\", "
+            + "\"startedAt\": \"2026-11-30T12:00:06Z\", \"finishedAt\": \"2026-11-30T12:00:14Z\", "
+            + "\"workerId\": \"w2\", \"leaseExpiresAt\": null, \"heartbeatAt\": \"2026-11-30T12:00:12Z\", "
+            + "\"progress\": {\"percent\": 100, \"message\": \"sent\"}, \"cancelRequested\": false, "
+            + "\"lastError\": \"SMTP timeout\", \"errors\": [{\"attempt\": 1, \"at\": \"2026-11-30T12:00:09Z\", "
+            + "\"workerId\": \"w1\", \"error\": \"SMTP timeout\"}], \"result\": {\"messageId\": \"abc\"}, "
+            + "\"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}";
+
+    static final String JOB_DETAIL_DEAD = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"DEAD\", \"attempt\": 2, "
+            + "\"maxAttempts\": 2, \"tags\": [], \"runAt\": \"2026-11-30T12:00:11Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:01:12Z\", "
+            + "\"startedAt\": \"2026-11-30T12:00:06Z\", \"finishedAt\": \"2026-11-30T12:01:12Z\", "
+            + "\"workerId\": \"w2\", \"leaseExpiresAt\": null, \"heartbeatAt\": null, \"progress\": null, "
+            + "\"cancelRequested\": false, \"lastError\": \"lease expired (worker w2)\", \"errors\": ["
+            + "{\"attempt\": 1, \"at\": \"2026-11-30T12:00:09Z\", \"workerId\": \"w1\", \"error\": \"SMTP timeout\"}, "
+            + "{\"attempt\": 2, \"at\": \"2026-11-30T12:01:12Z\", \"workerId\": \"w2\", "
+            + "\"error\": \"lease expired (worker w2)\"}], \"result\": null, \"idempotencyKey\": null, "
+            + "\"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}";
+
     static final String JOB_RETRY = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
             + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"PENDING\", \"attempt\": 1, "
             + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:00:11Z\", "

@@ -356,11 +356,12 @@ public class JobResource {
     @Operation(summary = "Read a job, wherever it lives (pending, running, archived or dead)",
             description = "The job in any status, until it is deleted (DELETE /jobs/{id} or retention). For a "
                     + "queue-scoped key, a job of another queue is 404, like a missing one." + ApiDocs.ROLE_PRODUCER)
-    @APIResponse(responseCode = "200", description = "The job (without leaseId).",
+    @APIResponse(responseCode = "200", description = "The job (without leaseId), with the errors of its failed "
+            + "attempts.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
                     examples = {
-                            @ExampleObject(name = "pending", value = ApiDocs.JOB_PENDING),
-                            @ExampleObject(name = "succeeded", value = ApiDocs.JOB_SUCCEEDED)}))
+                            @ExampleObject(name = "succeeded", value = ApiDocs.JOB_DETAIL_SUCCEEDED),
+                            @ExampleObject(name = "dead", value = ApiDocs.JOB_DETAIL_DEAD)}))
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
     @APIResponse(responseCode = "404", description = "No job with this id, or (queue-scoped key) the job is in a "
@@ -375,7 +376,7 @@ public class JobResource {
             // a queue-scoped key cannot tell other queues' jobs from missing ones
             throw BrokerException.jobNotFound(jobId);
         }
-        return JobView.of(row);
+        return JobView.detail(row);
     }
 
     @POST

@@ -3,6 +3,9 @@ package io.readpast.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.readpast.core.JobStatus;
 import io.readpast.store.JobRow;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -10,6 +13,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A job as the API returns it. JSON columns (payload, tags, result, progress) are passed
@@ -17,7 +22,7 @@ import java.time.Instant;
  */
 @JsonPropertyOrder({"id", "queue", "type", "payload", "priority", "status", "attempt", "maxAttempts", "tags",
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
-        "heartbeatAt", "progress", "cancelRequested", "lastError", "result", "idempotencyKey", "createdBy",
+        "heartbeatAt", "progress", "cancelRequested", "lastError", "errors", "result", "idempotencyKey", "createdBy",
         "modifiedBy"})
 @Schema(description = "A job, wherever it lives: PENDING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
         + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
@@ -77,6 +82,10 @@ public record JobView(
         @Schema(nullable = true, description = "The error of the last failure or lease expiry; null when none.",
                 examples = "SMTP timeout")
         String lastError,
+        @Schema(description = "The error of each failed attempt (a failure report or a lease expiry), oldest first, "
+                + "the last 20 at most; [] when none failed. Kept across a requeue. Only in GET /jobs/{id}; "
+                + "absent elsewhere.")
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptError> errors,
         @Schema(ref = ApiDocs.ANY_VALUE,
                 description = "The result complete reported (any JSON value); null when none.",
                 examples = "{\"messageId\": \"abc\"}")
@@ -91,19 +100,61 @@ public record JobView(
                 + "authentication off.", examples = "mailer")
         String modifiedBy) {
 
+    @Schema(description = "The error one failed attempt ended with.")
+    public record AttemptError(
+            @Schema(description = "The attempt that failed (1 = the first claim).", examples = "2")
+            int attempt,
+            @Schema(description = "When it failed, on the database clock.")
+            Instant at,
+            @Schema(nullable = true, description = "The worker that held the lease.", examples = "w1")
+            String workerId,
+            @Schema(description = "The error the worker reported, or 'lease expired (worker ...)'.",
+                    examples = "SMTP timeout")
+            String error) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     public static JobView of(JobRow r) {
-        return of(r, false);
+        return of(r, false, false);
     }
 
     public static JobView withLease(JobRow r) {
-        return of(r, true);
+        return of(r, true, false);
     }
 
-    private static JobView of(JobRow r, boolean withLease) {
+    /** The job with its per-attempt errors: the answer of GET /jobs/{id}. */
+    public static JobView detail(JobRow r) {
+        return of(r, false, true);
+    }
+
+    private static JobView of(JobRow r, boolean withLease, boolean withErrors) {
         return new JobView(Long.toString(r.id()), r.queue(), r.type(), r.payload(), r.priority(),
                 JobStatus.fromCode(r.status()), r.attempt(), r.maxAttempts(), r.tags() == null ? "[]" : r.tags(),
                 r.dueAt(), r.createdAt(), r.updatedAt(), r.startedAt(), r.finishedAt(), r.workerId(),
                 withLease ? r.leaseId() : null, r.leaseExpiresAt(), r.heartbeatAt(), r.progress(),
-                r.cancelRequested(), r.lastError(), r.result(), r.idempotencyKey(), r.createdBy(), r.modifiedBy());
+                r.cancelRequested(), r.lastError(), withErrors ? errors(r.errors()) : null, r.result(),
+                r.idempotencyKey(), r.createdBy(), r.modifiedBy());
+    }
+
+    /** The stored JSON array of {"attempt", "at", "workerId", "error"}, as records. */
+    static List<AttemptError> errors(String json) {
+        if (json == null || json.isBlank()) {
+            return List.of();
+        }
+        try {
+            List<AttemptError> out = new ArrayList<>();
+            for (JsonNode e : JSON.readTree(json)) {
+                JsonNode at = e.path("at");
+                JsonNode worker = e.path("workerId");
+                out.add(new AttemptError(e.path("attempt").asInt(),
+                        at.isTextual() ? Instant.parse(at.asText()) : null,
+                        worker.isTextual() ? worker.asText() : null,
+                        e.path("error").isTextual() ? e.path("error").asText() : null));
+            }
+            return List.copyOf(out);
+        } catch (JsonProcessingException | java.time.format.DateTimeParseException e) {
+            throw new IllegalStateException("Stored errors of a job are not the expected JSON", e);
+        }
     }
 }

@@ -309,6 +309,11 @@ public class Broker {
         return store.jobListDead(queue, type, after, limit);
     }
 
+    /** Finished jobs per minute and queue over the last {@code minutes} minutes (database clock). */
+    public JobStore.Throughput throughput(String queue, int minutes) {
+        return store.jobThroughput(queue, minutes);
+    }
+
     public List<QueueRow> queues(boolean includeInactive) {
         return store.queueList(includeInactive);
     }

@@ -22,6 +22,11 @@ public class Caller {
         return key == null || key.mayUseQueue(queue);
     }
 
+    /** The key's roles; null when authentication is off (every call is allowed then). */
+    public java.util.Set<Role> roles() {
+        return key == null ? null : key.roles();
+    }
+
     /** The key's queue scope, or null for every queue. */
     public java.util.Set<String> queueScope() {
         return key == null ? null : key.queues();

@@ -216,6 +216,25 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
+    public Throughput jobThroughput(String queue, int minutes) {
+        Params p = Params.of().str("queue", queue).integer("minutes", minutes);
+        return tx(c -> {
+            Instant[] start = new Instant[1];
+            List<Throughput.Count> counts = new ArrayList<>();
+            query(c, Stmt.JOB_THROUGHPUT, p, (rs, cols) -> {
+                start[0] = instant(rs, cols, "window_start");
+                String q = str(rs, cols, "queue");
+                if (q != null) {
+                    counts.add(new Throughput.Count(q, rs.getInt(cols.get("status")), rs.getInt(cols.get("bucket")),
+                            rs.getLong(cols.get("n"))));
+                }
+                return Boolean.TRUE;
+            });
+            return new Throughput(start[0], counts);
+        });
+    }
+
+    @Override
     public int archivePurgeOld(long olderThanMs, int limit) {
         return purgeOld(Stmt.ARCHIVE_PURGE_OLD, olderThanMs, limit);
     }
@@ -464,6 +483,7 @@ public final class JdbcJobStore implements JobStore {
                 str(rs, cols, "progress"),
                 cols.containsKey("cancel_requested") && rs.getBoolean(cols.get("cancel_requested")),
                 str(rs, cols, "last_error"),
+                str(rs, cols, "errors"),
                 str(rs, cols, "result"),
                 str(rs, cols, "created_by"),
                 str(rs, cols, "modified_by"),

@@ -3,7 +3,8 @@ package io.readpast.store;
 import java.time.Instant;
 
 /**
- * A job as stored, in whichever table it lives. JSON columns are kept as JSON text. The
+ * A job as stored, in whichever table it lives. JSON columns are kept as JSON text ({@code errors}:
+ * the last attempts' errors, read only by the statements that select it, else null). The
  * {@code queueBackoff*} fields carry the job's queue settings where a statement joins them in.
  */
 public record JobRow(
@@ -26,6 +27,7 @@ public record JobRow(
         String progress,
         boolean cancelRequested,
         String lastError,
+        String errors,
         String result,
         String createdBy,
         String modifiedBy,

@@ -69,6 +69,22 @@ public interface JobStore {
     /** Dead letters newest first. */
     List<JobRow> jobListDead(String queue, String type, Long after, int limit);
 
+    /**
+     * Finished jobs (archive and dead letters) per minute, per queue and status, over the last
+     * {@code minutes} minutes on the database clock; {@code queue} null means every queue.
+     */
+    Throughput jobThroughput(String queue, int minutes);
+
+    /**
+     * The window starts at {@code windowStart} (a whole minute) and ends at the start of the
+     * minute after the database's now; each count is one queue's jobs that reached {@code status}
+     * in minute {@code bucket} (0 = the first minute of the window).
+     */
+    record Throughput(java.time.Instant windowStart, List<Count> counts) {
+        public record Count(String queue, int status, int bucket, long n) {
+        }
+    }
+
     /** Retention: deletes up to {@code limit} archived jobs older than {@code olderThanMs}; returns how many. */
     int archivePurgeOld(long olderThanMs, int limit);
 

@@ -27,6 +27,7 @@ public enum Stmt {
     JOB_PURGE,
     JOB_LIST,
     JOB_LIST_DEAD,
+    JOB_THROUGHPUT,
     ARCHIVE_PURGE_OLD,
     DEAD_PURGE_OLD,
     QUEUE_UPSERT,

@@ -122,7 +122,9 @@ class SecurityTest {
                 new Endpoint("GET", "/queues/emails", null, admin),
                 new Endpoint("PUT", "/queues/other", "{\"paused\":false}", admin),
                 new Endpoint("POST", "/queues/other/pause", null, admin),
-                new Endpoint("POST", "/queues/other/resume", null, admin));
+                new Endpoint("POST", "/queues/other/resume", null, admin),
+                new Endpoint("GET", "/stats/throughput", null, admin),
+                new Endpoint("GET", "/me", null, EnumSet.of(Role.PRODUCER, Role.WORKER)));
     }
 
     @Test
@@ -224,9 +226,33 @@ class SecurityTest {
     }
 
     @Test
+    void meNamesTheKeyItsRolesAndScopeButNeverTheKey() {
+        Response me = as(SCOPED_WORKER).get("/me");
+        me.then().statusCode(200)
+                .body("name", equalTo("scoped"))
+                .body("roles", equalTo(List.of("worker")))
+                .body("queues", equalTo(List.of("emails", "sms")))
+                .body("authEnabled", equalTo(true));
+        as(BOTH).get("/me").then().statusCode(200).body("roles", equalTo(List.of("producer", "worker")))
+                .body("queues", equalTo(null));
+        as(ADMIN).get("/me").then().statusCode(200).body("name", equalTo("admin"))
+                .body("roles", equalTo(List.of("admin")));
+        for (String key : ALL_KEYS) {
+            String body = as(key).get("/me").asString();
+            assertFalse(body.contains(key.substring(3, 20)), "the key is echoed: " + body);
+            assertFalse(body.contains(ApiKeys.digestHex(key)), "the digest is echoed: " + body);
+        }
+        as(null).get("/me").then().statusCode(401);
+        as("rp_not-a-configured-key").get("/me").then().statusCode(401);
+    }
+
+    @Test
     void healthMetricsAndOpenApiStayOpen() {
         given().get("/q/health/ready").then().statusCode(200);
         given().get("/q/health/live").then().statusCode(200);
+        // the dashboard's files load without a key; every API call they make needs one
+        given().get("/ui/").then().statusCode(200);
+        given().get("/ui/app.js").then().statusCode(200);
         String spec = given().get("/q/openapi?format=json").then().statusCode(200).extract().asString();
         assertTrue(spec.contains("bearer"), "the OpenAPI document declares the bearer scheme for Swagger UI");
     }

@@ -1,0 +1,466 @@
+package io.readpast.ui;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.readpast.TestDb;
+import io.readpast.config.Engine;
+import io.readpast.security.ApiKeys;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
+import org.jboss.logmanager.ExtHandler;
+import org.jboss.logmanager.ExtLogRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Stream;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The dashboard in a real browser: Debian's chromium, headless, driven through chromium-driver.
+ * Logs in with an API key, watches a job go from PENDING to SUCCEEDED while a worker (this test,
+ * over HTTP) works it, reads its errors per attempt, requeues a dead job, pauses and resumes a
+ * queue, sees the 403 areas of a producer key, and checks that the key never shows up in a URL,
+ * the page or the broker's log. Screenshots go to target/ui-screenshots/.
+ *
+ * <p>Runs only with {@code -Pui} (or READPAST_UI_TESTS set): it needs {@code chromium} and
+ * {@code chromium-driver} installed (paths overridable with -Dreadpast.ui.chromium and
+ * -Dreadpast.ui.chromedriver).
+ */
+@QuarkusTest
+@TestProfile(DashboardBrowserTest.UiKeys.class)
+class DashboardBrowserTest {
+
+    static final String ADMIN = "rp_ui-admin-0123456789abcdefghijklmnopqrstuvwxyz";
+    static final String PRODUCER = "rp_ui-producer-0123456789abcdefghijklmnopqrstuvw";
+    static final List<String> KEYS = List.of(ADMIN, PRODUCER);
+    static final Path SHOTS = Path.of("target", "ui-screenshots");
+    static final Duration WAIT = Duration.ofSeconds(20);
+
+    public static class UiKeys implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("readpast.auth.enabled", "true", "readpast.auth.keys", String.join(",",
+                    "ops:admin:" + ApiKeys.digestHex(ADMIN),
+                    "shop:producer:" + ApiKeys.digestHex(PRODUCER)));
+        }
+    }
+
+    /** Every log record written while this class runs. */
+    static final ConcurrentLinkedQueue<String> LOGS = new ConcurrentLinkedQueue<>();
+    static final ExtHandler CAPTURE = new ExtHandler() {
+        @Override
+        protected void doPublish(ExtLogRecord record) {
+            LOGS.add(record.getFormattedMessage() + " " + record.getThrown());
+        }
+    };
+
+    static WebDriver driver;
+    static Path profile;
+    /** Every URL the browser was seen at, and every URL the page fetched. */
+    static final List<String> URLS = new ArrayList<>();
+
+    @TestHTTPResource("/ui/")
+    URL ui;
+
+    WebDriverWait wait;
+
+    @BeforeAll
+    static void startBrowser() throws IOException {
+        org.jboss.logmanager.Logger.getLogger("").addHandler(CAPTURE);
+        Files.createDirectories(SHOTS);
+        profile = Files.createTempDirectory("readpast-chromium");
+        String chromium = System.getProperty("readpast.ui.chromium", "/usr/bin/chromium");
+        String chromedriver = System.getProperty("readpast.ui.chromedriver", "/usr/bin/chromedriver");
+        assertTrue(new File(chromium).canExecute() && new File(chromedriver).canExecute(),
+                "the browser test needs " + chromium + " and " + chromedriver
+                        + " (Debian: apt-get install chromium chromium-driver)");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(chromium);
+        // No network but this machine: keep chromium from calling home (updates, sync, QUIC probes).
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1360,900", "--user-data-dir=" + profile);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(chromedriver)).usingAnyFreePort().build();
+        driver = new ChromeDriver(service, options);
+    }
+
+    @AfterAll
+    static void stopBrowser() throws IOException {
+        try {
+            if (driver != null) {
+                driver.quit();
+            }
+        } finally {
+            org.jboss.logmanager.Logger.getLogger("").removeHandler(CAPTURE);
+            if (profile != null) {
+                try (Stream<Path> files = Files.walk(profile)) {
+                    files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+
+    @BeforeEach
+    void fresh() {
+        TestDb.clean();
+        wait = new WebDriverWait(driver, WAIT, Duration.ofMillis(100));
+        // views re-render as they refresh: an element read a moment ago may be gone, so look again
+        wait.ignoring(StaleElementReferenceException.class);
+        driver.get(base());
+        js("sessionStorage.clear(); localStorage.clear();");
+        driver.navigate().refresh();
+        waitVisible(By.id("login-key"));
+    }
+
+    @AfterEach
+    void keyNeverLeaked() {
+        record();
+        @SuppressWarnings("unchecked")
+        List<String> fetched = (List<String>) js("return performance.getEntries().map(e => e.name);");
+        URLS.addAll(fetched);
+        assertFalse(URLS.isEmpty());
+        String page = driver.getPageSource();
+        List<String> logs = new ArrayList<>(LOGS);
+        for (String key : KEYS) {
+            String part = key.substring(3, 20);
+            for (String url : URLS) {
+                assertFalse(url.contains(part), "an API key in a URL: " + url);
+            }
+            assertFalse(page.contains(part), "an API key in the page");
+            for (String line : logs) {
+                assertFalse(line.contains(part), "an API key in the log: " + line);
+            }
+        }
+        assertEquals(0L, ((Number) js("return localStorage.length;")).longValue(), "nothing in localStorage");
+    }
+
+    // ---- the admin's tour ------------------------------------------------------------------------
+
+    @Test
+    void adminWatchesAJobSucceedAndRequeuesADeadOne() throws IOException {
+        seedTraffic();
+        String hostile = "<img src=x onerror=window.__xss=1>";
+        String jobA = api(ADMIN).body(Map.of("queue", "ui-demo", "type", "send-mail",
+                "payload", Map.of("to", "a@example.com", "note", hostile), "tags", List.of("welcome")))
+                .post("/jobs").then().statusCode(201).extract().path("id");
+
+        login(ADMIN);
+        assertEquals(ADMIN, js("return sessionStorage.getItem('readpast.apiKey');"), "the key is in sessionStorage");
+        assertEquals("ops", text(By.cssSelector("[data-test='who-name']")));
+        By demoRow = By.cssSelector("[data-test='queue-row'][data-queue='ui-demo']");
+        waitVisible(demoRow);
+        waitVisible(By.cssSelector("[data-test='throughput-chart'] rect[data-kind='succeeded']"));
+        assertEquals("1", driver.findElement(demoRow).findElement(By.cssSelector("[data-test='pending']")).getText());
+        shot("01-queues");
+
+        // the jobs browser pages with keyset cursors and filters by status
+        By rows = By.cssSelector("[data-test='job-row']");
+        driver.get(base() + "#/jobs?queue=webhooks");
+        record();
+        wait.until(ExpectedConditions.numberOfElementsToBe(rows, 50));
+        shotOfWindow("02-jobs");
+        driver.get(base() + "#/jobs?queue=emails");
+        record();
+        wait.until(ExpectedConditions.numberOfElementsToBe(rows, 50));
+        List<Long> first = ids(rows);
+        driver.findElement(By.cssSelector("[data-test='older']")).click();
+        wait.until(d -> !ids(rows).isEmpty() && ids(rows).get(0) < first.get(49));
+        assertEquals(50, ids(rows).size());
+        driver.findElement(By.cssSelector("[data-test='newer']")).click();
+        wait.until(d -> first.equals(ids(rows)));
+        driver.findElement(By.cssSelector("[data-test='status-PENDING']")).click();
+        driver.findElement(By.cssSelector("[data-test='filters'] button[type='submit']")).click();
+        wait.until(d -> d.getCurrentUrl().endsWith("#/jobs?queue=emails&status=PENDING"));
+        wait.until(ExpectedConditions.numberOfElementsToBe(rows, 20));
+        for (WebElement badge : driver.findElements(By.cssSelector("[data-test='job-row'] .badge"))) {
+            assertEquals("PENDING", badge.getText());
+        }
+        driver.findElement(By.cssSelector("[data-nav='queues']")).click();
+        record();
+        waitVisible(demoRow);
+
+        // the jobs browser, filtered by queue, leads to the job
+        driver.findElement(demoRow).findElement(By.linkText("ui-demo")).click();
+        record();
+        By rowA = By.cssSelector("[data-test='job-row'][data-id='" + jobA + "']");
+        waitVisible(rowA);
+        assertTrue(driver.getCurrentUrl().endsWith("#/jobs?queue=ui-demo"), driver.getCurrentUrl());
+        driver.findElement(rowA).findElement(By.cssSelector("[data-test='job-link']")).click();
+        record();
+        By status = By.cssSelector("[data-test='job-status'] .badge");
+        waitText(status, "PENDING");
+        // user data is shown as text, never run as HTML
+        assertTrue(text(By.cssSelector("[data-test='payload']")).contains(hostile));
+        assertTrue(driver.findElements(By.cssSelector("[data-test='payload'] img")).isEmpty());
+        assertEquals(Boolean.TRUE, js("return window.__xss === undefined;"));
+
+        // a worker claims, reports progress and completes it: the open page follows
+        JsonPath claim = api(ADMIN).body(Map.of("workerId", "mailer-1", "queues", List.of("ui-demo"),
+                "leaseSeconds", 120)).post("/claim").then().statusCode(200).extract().jsonPath();
+        assertEquals(jobA, claim.getString("jobs[0].id"));
+        String lease = claim.getString("jobs[0].leaseId");
+        waitText(status, "LEASED");
+        waitText(By.cssSelector("[data-test='worker']"), "mailer-1");
+        api(ADMIN).body(Map.of("leaseId", lease, "progress", Map.of("percent", 60, "message", "rendering")))
+                .post("/jobs/" + jobA + "/heartbeat").then().statusCode(200);
+        waitText(status, "PROCESSING");
+        waitVisible(By.cssSelector("[data-test='progress']"));
+        api(ADMIN).body(Map.of("leaseId", lease, "result", Map.of("messageId", "m-42")))
+                .post("/jobs/" + jobA + "/complete").then().statusCode(200);
+        waitText(status, "SUCCEEDED");
+        assertTrue(text(By.cssSelector("[data-test='result']")).contains("m-42"));
+        shot("03-job-succeeded");
+
+        // a job that fails twice is a dead letter, with both errors on its page
+        String jobB = api(ADMIN).body(Map.of("queue", "ui-demo", "type", "send-mail", "maxAttempts", 2))
+                .post("/jobs").then().statusCode(201).extract().path("id");
+        failOnce("ui-demo", jobB, "SMTP timeout after 30 s");
+        failOnce("ui-demo", jobB, "<script>window.__xss=2</script> connection reset");
+        assertEquals("DEAD", api(ADMIN).get("/jobs/" + jobB).then().statusCode(200).extract().path("status"));
+
+        driver.findElement(By.cssSelector("[data-nav='dead']")).click();
+        record();
+        By rowB = By.cssSelector("[data-test='dead-row'][data-id='" + jobB + "']");
+        waitVisible(rowB);
+        shot("04-dead-letters");
+        driver.findElement(rowB).findElement(By.cssSelector("[data-test='job-link']")).click();
+        record();
+        waitText(status, "DEAD");
+        List<WebElement> errors = wait.until(ExpectedConditions.numberOfElementsToBe(
+                By.cssSelector("[data-test='error-row']"), 2));
+        assertTrue(errors.get(0).getText().contains("SMTP timeout after 30 s"));
+        assertTrue(errors.get(1).getText().contains("<script>window.__xss=2</script> connection reset"));
+        assertEquals(Boolean.TRUE, js("return window.__xss === undefined;"));
+        shot("05-job-errors");
+
+        // requeue it from the dead letters, confirming in the dialog
+        driver.navigate().back();
+        record();
+        waitVisible(rowB);
+        driver.findElement(rowB).findElement(By.cssSelector("[data-test='requeue']")).click();
+        waitVisible(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.numberOfElementsToBe(rowB, 0));
+        JsonPath requeued = api(ADMIN).get("/jobs/" + jobB).then().statusCode(200).extract().jsonPath();
+        assertEquals("PENDING", requeued.getString("status"));
+        assertEquals(0, requeued.getInt("attempt"));
+        assertEquals("ops", requeued.getString("modifiedBy"));
+
+        // pause and resume the queue
+        driver.findElement(By.cssSelector("[data-nav='queues']")).click();
+        record();
+        waitVisible(demoRow);
+        driver.findElement(demoRow).findElement(By.cssSelector("[data-test='pause']")).click();
+        waitText(By.cssSelector("[data-queue='ui-demo'] [data-test='queue-state']"), "paused");
+        assertEquals(Boolean.TRUE, api(ADMIN).get("/queues/ui-demo").then().statusCode(200).extract().path("paused"));
+        driver.findElement(demoRow).findElement(By.cssSelector("[data-test='resume']")).click();
+        waitText(By.cssSelector("[data-queue='ui-demo'] [data-test='queue-state']"), "running");
+        assertEquals(Boolean.FALSE, api(ADMIN).get("/queues/ui-demo").then().statusCode(200).extract().path("paused"));
+
+        // schedules have their place, without data
+        driver.findElement(By.cssSelector("[data-nav='schedules']")).click();
+        record();
+        waitVisible(By.cssSelector("[data-test='schedules-placeholder']"));
+
+        driver.findElement(By.id("logout")).click();
+        waitVisible(By.id("login-key"));
+        assertNull(js("return sessionStorage.getItem('readpast.apiKey');"), "logging out forgets the key");
+    }
+
+    // ---- a producer key ----------------------------------------------------------------------------
+
+    @Test
+    void aProducerSeesForbiddenAreasAndReadsItsJobs() throws IOException {
+        String id = api(PRODUCER).body(Map.of("queue", "shop", "type", "invoice", "payload", Map.of("order", 7)))
+                .post("/jobs").then().statusCode(201).extract().path("id");
+        login(PRODUCER);
+        assertEquals("producer", text(By.cssSelector("[data-test='who-roles']")));
+        WebElement forbidden = waitVisible(By.cssSelector("[data-test='forbidden']"));
+        assertTrue(forbidden.getText().contains("403"), forbidden.getText());
+        assertTrue(forbidden.getText().contains("shop"), "names the key: " + forbidden.getText());
+        shot("06-producer-forbidden");
+
+        driver.findElement(By.cssSelector("[data-nav='dead']")).click();
+        record();
+        waitText(By.cssSelector("[data-test='forbidden']"), "403");
+
+        // reading a job by id is a producer's right; operator actions are not offered
+        WebElement find = driver.findElement(By.id("find-id"));
+        find.sendKeys(id + Keys.ENTER);
+        record();
+        waitText(By.cssSelector("[data-test='job-status'] .badge"), "PENDING");
+        assertTrue(text(By.cssSelector("[data-test='payload']")).contains("\"order\": 7"));
+        assertTrue(driver.findElements(By.cssSelector("[data-test='cancel']")).isEmpty());
+        assertTrue(driver.findElements(By.cssSelector("[data-test='delete']")).isEmpty());
+    }
+
+    @Test
+    void aWrongKeyIsRefusedAndNotKept() {
+        driver.findElement(By.id("login-key")).sendKeys("rp_not-a-key-of-this-broker-0123456789");
+        driver.findElement(By.id("login-submit")).click();
+        waitText(By.id("login-error"), "not accepted");
+        assertNull(js("return sessionStorage.getItem('readpast.apiKey');"));
+        assertEquals("", driver.findElement(By.id("login-key")).getAttribute("value"), "the field is emptied");
+        assertTrue(driver.findElement(By.id("top")).getAttribute("hidden") != null, "no dashboard without a key");
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------
+
+    private String base() {
+        // 127.0.0.1 rather than localhost: nothing for the browser to resolve
+        return ui.toString().replace("://localhost:", "://127.0.0.1:");
+    }
+
+    private void login(String key) {
+        WebElement input = waitVisible(By.id("login-key"));
+        input.sendKeys(key);
+        driver.findElement(By.id("login-submit")).click();
+        waitVisible(By.id("top"));
+        record();
+    }
+
+    private void record() {
+        URLS.add(driver.getCurrentUrl());
+    }
+
+    private WebElement waitVisible(By by) {
+        return wait.until(ExpectedConditions.visibilityOfElementLocated(by));
+    }
+
+    private void waitText(By by, String text) {
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(by, text));
+    }
+
+    private String text(By by) {
+        return waitVisible(by).getText();
+    }
+
+    private List<Long> ids(By rows) {
+        return driver.findElements(rows).stream().map(r -> Long.parseLong(r.getAttribute("data-id"))).toList();
+    }
+
+    private Object js(String script) {
+        return ((JavascriptExecutor) driver).executeScript(script);
+    }
+
+    /** A screenshot of what the window shows. */
+    private void shotOfWindow(String name) throws IOException {
+        Files.write(SHOTS.resolve(name + ".png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+    }
+
+    /** A screenshot of the whole page: the window is stretched to the page's height for it. */
+    private void shot(String name) throws IOException {
+        Dimension window = driver.manage().window().getSize();
+        long height = ((Number) js("return document.documentElement.scrollHeight;")).longValue();
+        driver.manage().window().setSize(new Dimension(window.getWidth(),
+                (int) Math.min(4000, Math.max(window.getHeight(), height + 140))));
+        try {
+            Files.write(SHOTS.resolve(name + ".png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+        } finally {
+            driver.manage().window().setSize(window);
+        }
+    }
+
+    private static RequestSpecification api(String key) {
+        return given().contentType(ContentType.JSON).header("Authorization", "Bearer " + key);
+    }
+
+    /** Claims the one job of the queue and fails it, retryable, due again at once. */
+    private static void failOnce(String queue, String id, String error) {
+        JsonPath c = api(ADMIN).body(Map.of("workerId", "mailer-2", "queues", List.of(queue), "limit", 1))
+                .post("/claim").then().statusCode(200).extract().jsonPath();
+        assertEquals(id, c.getString("jobs[0].id"));
+        api(ADMIN).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "error", error, "retryAfterSeconds", 0))
+                .post("/jobs/" + id + "/fail").then().statusCode(200);
+    }
+
+    /**
+     * Some traffic for the overview (and the README's screenshot): jobs enqueued, claimed and
+     * completed or failed through the API in a few queues; the finished ones are then spread over
+     * the last hour by moving their finished_at back (0 to 58 minutes, more of them recently), so
+     * that the chart has a history.
+     */
+    private static void seedTraffic() {
+        Map<String, Integer> done = Map.of("emails", 180, "reports", 45, "webhooks", 90);
+        for (var e : done.entrySet()) {
+            List<Map<String, Object>> jobs = new ArrayList<>();
+            for (int i = 0; i < e.getValue(); i++) {
+                jobs.add(Map.of("queue", e.getKey(), "type", "work", "payload", Map.of("n", i)));
+            }
+            api(ADMIN).body(Map.of("jobs", jobs)).post("/jobs/batch").then().statusCode(200);
+            JsonPath claimed = api(ADMIN).body(Map.of("workerId", "seed", "queues", List.of(e.getKey()),
+                    "limit", e.getValue())).post("/claim").then().statusCode(200).extract().jsonPath();
+            List<Map<String, Object>> items = new ArrayList<>();
+            List<String> ids = claimed.getList("jobs.id");
+            List<String> leases = claimed.getList("jobs.leaseId");
+            for (int i = 0; i < ids.size(); i++) {
+                if (e.getKey().equals("webhooks") && i % 15 == 0) {
+                    api(ADMIN).body(Map.of("leaseId", leases.get(i), "error", "HTTP 500 from receiver",
+                            "retryable", false)).post("/jobs/" + ids.get(i) + "/fail").then().statusCode(200);
+                } else {
+                    items.add(Map.of("id", ids.get(i), "leaseId", leases.get(i)));
+                }
+            }
+            api(ADMIN).body(Map.of("items", items)).post("/jobs/complete").then().statusCode(200);
+        }
+        // live work: pending and leased jobs
+        List<Map<String, Object>> waiting = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            waiting.add(Map.of("queue", i % 2 == 0 ? "emails" : "webhooks", "type", "work"));
+        }
+        api(ADMIN).body(Map.of("jobs", waiting)).post("/jobs/batch").then().statusCode(200);
+        api(ADMIN).body(Map.of("workerId", "seed-2", "queues", List.of("webhooks"), "limit", 6, "leaseSeconds", 600))
+                .post("/claim").then().statusCode(200);
+        api(ADMIN).body(Map.of("maxWorkers", 8)).put("/queues/reports").then().statusCode(200);
+        boolean mssql = TestDb.engine() == Engine.SQLSERVER;
+        String spread = mssql
+                ? "UPDATE %s SET finished_at = DATEADD(SECOND, -(((id * 7919) %% 60) * ((id * 104729) %% 60)), finished_at)"
+                : "UPDATE %s SET finished_at = finished_at - ((id * 7919) %% 60) * ((id * 104729) %% 60) * interval '1 second'";
+        try (Connection c = TestDb.dataSource().getConnection(); Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            s.executeUpdate(String.format(spread, "readpast_job_archive"));
+            s.executeUpdate(String.format(spread, "readpast_job_dead"));
+        } catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+}

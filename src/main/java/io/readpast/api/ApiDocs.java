@@ -173,6 +173,8 @@ final class ApiDocs {
 
     static final String CLAIMED_NONE = "{\"jobs\": []}";
 
+    static final String CLAIMED_UNKNOWN = "{\"jobs\": [], \"unknownQueues\": [\"emials\"]}";
+
     static final String HEARTBEAT_BODY = "{\"leaseId\": \"" + LEASE_ID + "\", \"leaseSeconds\": 60, "
             + "\"progress\": {\"percent\": 50, \"message\": \"rendered\"}}";
 

@@ -16,7 +16,17 @@ public final class Responses {
     public record Claimed(
             @Schema(description = "0 to 'limit' jobs, status LEASED, each with a fresh leaseId; empty when nothing "
                     + "was claimable (at once, or at the end of waitSeconds).")
-            List<JobView> jobs) {
+            List<JobView> jobs,
+            @Schema(description = "Only in an empty answer, and only when some of the queues the claim named (or "
+                    + "the key's scope) do not exist: no job was ever enqueued there and no settings were made. "
+                    + "A claim on them finds nothing until that changes, so check the names. Absent otherwise.",
+                    examples = "[\"emials\"]")
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+            List<String> unknownQueues) {
+
+        Claimed(List<JobView> jobs) {
+            this(jobs, List.of());
+        }
     }
 
     /** One answer of a batch: {@code status} as HTTP would give it, and the job or the problem. */

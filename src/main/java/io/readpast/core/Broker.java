@@ -29,6 +29,10 @@ public class Broker {
     private final ReadpastConfig config;
     private final JobAnnouncer announcer;
     private final BrokerMetrics metrics;
+    /** Queues seen to exist; queues are never deleted, so each is asked of the database once. */
+    private final java.util.Set<String> knownQueues = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Unknown queue names already logged by this instance (bounded). */
+    private final java.util.Set<String> loggedUnknown = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public Broker(JobStore store, ReadpastConfig config, JobAnnouncer announcer, BrokerMetrics metrics) {
         this.store = store;
@@ -188,6 +192,34 @@ public class Broker {
             metrics.count(BrokerMetrics.Event.CLAIMED, j.queue(), 1);
         }
         return jobs;
+    }
+
+    /**
+     * The queues among these that do not exist: no job was ever enqueued there and no settings
+     * were made (most likely a mistyped name). A claim naming them finds nothing, forever; the
+     * claim answer lists them, and each is logged once per instance.
+     */
+    public List<String> unknownQueues(List<String> queues, String workerId) {
+        if (queues == null || queues.isEmpty()) {
+            return List.of();
+        }
+        List<String> ask = queues.stream().filter(q -> !knownQueues.contains(q)).distinct().toList();
+        if (ask.isEmpty()) {
+            return List.of();
+        }
+        java.util.Set<String> found = new java.util.HashSet<>(store.queueFind(ask));
+        if (knownQueues.size() > 100_000) {
+            knownQueues.clear();
+        }
+        knownQueues.addAll(found);
+        List<String> unknown = ask.stream().filter(q -> !found.contains(q)).toList();
+        for (String q : unknown) {
+            if (loggedUnknown.size() < 10_000 && loggedUnknown.add(q)) {
+                LOG.warnf("Worker %s claims from queue '%s', which does not exist (nothing was ever enqueued "
+                        + "there and it has no settings); check the name", workerId, q);
+            }
+        }
+        return unknown;
     }
 
     public JobRow heartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {

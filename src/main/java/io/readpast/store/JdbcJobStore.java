@@ -295,6 +295,12 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
+    public List<String> queueFind(List<String> names) {
+        Params p = Params.of().str("queues", json(names));
+        return tx(c -> query(c, Stmt.QUEUE_FIND, p, (rs, cols) -> rs.getString(cols.get("name"))));
+    }
+
+    @Override
     public List<String> jobAnyDue(List<String> queues) {
         Params p = Params.of().str("queues", queues == null ? null : json(queues));
         return tx(c -> query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> rs.getString(cols.get("name"))));

@@ -95,6 +95,9 @@ public interface JobStore {
 
     QueueRow queueSetPaused(String name, boolean paused);
 
+    /** The names among these that have a queue row (as given; the database's comparison decides). */
+    List<String> queueFind(List<String> names);
+
     /** A stored (generated) API key: name, roles ("admin", "producer+worker"), SHA-256 hex digest. */
     record StoredKey(String name, String roles, String digest) {
     }

@@ -40,10 +40,12 @@ class OpenApiContractTest {
     /**
      * Operations that cannot answer 400, so the contract rightly lists none: a malformed job id
      * is answered 404 like an unknown one (Validate.jobId), and GET /queues' only parameter is a
-     * boolean that never fails to parse. Everything else must document 400.
+     * boolean that never fails to parse; GET /keys takes nothing, and a malformed key name in
+     * DELETE /keys/{name} is 404 like an unknown one. Everything else must document 400.
      */
     private static final Set<String> NO_BAD_REQUEST = Set.of(
-            "GET /jobs/{id}", "POST /jobs/{id}/cancel", "DELETE /jobs/{id}", "GET /queues");
+            "GET /jobs/{id}", "POST /jobs/{id}/cancel", "DELETE /jobs/{id}", "GET /queues", "GET /keys",
+            "DELETE /keys/{name}");
 
     // ---- (a) the served document is the committed one -----------------------------------------------
 
@@ -294,7 +296,7 @@ class OpenApiContractTest {
                 .then().statusCode(200).extract().asString());
         List<String> tags = new ArrayList<>();
         doc.path("tags").forEach(t -> tags.add(t.path("name").asText()));
-        assertEquals(List.of("Producers", "Workers", "Operators", "Queues"), tags);
+        assertEquals(List.of("Producers", "Workers", "Operators", "Queues", "Keys"), tags);
         assertEquals("bearer", doc.path("components").path("securitySchemes").path("apiKey").path("scheme").asText());
         assertFalse(doc.path("security").isEmpty(), "no global security requirement");
     }

@@ -58,6 +58,10 @@ public interface ReadpastConfig {
 
         /** READPAST_API_KEYS_FILE: a file with more keys in the same format (one per line or comma-separated). */
         Optional<String> keysFile();
+
+        /** How often each instance re-reads the stored keys (generated, made with POST /keys). */
+        @WithDefault("5s")
+        String refresh();
     }
 
     /** Deploy-time database: READPAST_DB_URL / _USERNAME / _PASSWORD. */

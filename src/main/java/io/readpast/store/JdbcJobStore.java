@@ -309,13 +309,22 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public List<StoredKey> apiKeyList() {
         return tx(c -> query(c, Stmt.API_KEY_LIST, Params.of(), (rs, cols) -> new StoredKey(
-                rs.getString(cols.get("name")), rs.getString(cols.get("roles")), rs.getString(cols.get("digest")).strip())));
+                str(rs, cols, "name"), str(rs, cols, "roles"), str(rs, cols, "digest").strip(),
+                str(rs, cols, "queues"), str(rs, cols, "origin"), str(rs, cols, "created_by"),
+                instant(rs, cols, "created_at"))));
     }
 
     @Override
     public boolean apiKeyInsert(StoredKey key) {
-        Params p = Params.of().str("name", key.name()).str("roles", key.roles()).str("digest", key.digest());
+        Params p = Params.of().str("name", key.name()).str("roles", key.roles()).str("digest", key.digest())
+                .str("queues", key.queues()).str("origin", key.origin()).str("created_by", key.createdBy());
         return tx(c -> !query(c, Stmt.API_KEY_INSERT, p, (rs, cols) -> rs.getString(1)).isEmpty());
+    }
+
+    @Override
+    public boolean apiKeyDelete(String name) {
+        return tx(c -> !query(c, Stmt.API_KEY_DELETE, Params.of().str("name", name), (rs, cols) -> rs.getString(1))
+                .isEmpty());
     }
 
     // ---- plumbing --------------------------------------------------------------------------

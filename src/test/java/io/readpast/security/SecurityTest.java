@@ -122,7 +122,10 @@ class SecurityTest {
                 new Endpoint("GET", "/queues/emails", null, admin),
                 new Endpoint("PUT", "/queues/other", "{\"paused\":false}", admin),
                 new Endpoint("POST", "/queues/other/pause", null, admin),
-                new Endpoint("POST", "/queues/other/resume", null, admin));
+                new Endpoint("POST", "/queues/other/resume", null, admin),
+                new Endpoint("GET", "/keys", null, admin),
+                new Endpoint("POST", "/keys", "{\"name\":\"matrix-key\",\"roles\":[\"worker\"]}", admin),
+                new Endpoint("DELETE", "/keys/matrix-key", null, admin));
     }
 
     @Test

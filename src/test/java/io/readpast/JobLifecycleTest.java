@@ -352,7 +352,9 @@ class JobLifecycleTest {
         given().contentType(ContentType.JSON).body("{\"leaseId\":\"nope\"}").when().post("/jobs/1/heartbeat")
                 .then().statusCode(400).contentType("application/problem+json");
         given().contentType(ContentType.TEXT).body("hello").when().post("/jobs")
-                .then().statusCode(415).contentType("application/problem+json");
+                .then().statusCode(415).contentType("application/problem+json")
+                .body("type", equalTo("urn:readpast:problem:unsupported-media-type"))
+                .body("detail", equalTo("Send the body as application/json."));
         given().when().delete("/claim").then().statusCode(405).contentType("application/problem+json");
         given().contentType(ContentType.JSON).body("{\"maxWorkers\":-1}").when().put("/queues/q")
                 .then().statusCode(400).contentType("application/problem+json");

@@ -14,6 +14,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Metrics, health and request ids. */
@@ -48,6 +49,25 @@ class ObservabilityTest {
                 "agroal_")) {
             assertTrue(metrics.contains(expected), "metrics show " + expected);
         }
+    }
+
+    @Test
+    void aFailureCountsAsFailedOnlyWhenTheJobGoesBackForARetry() {
+        String queue = "obs-fail-" + System.nanoTime();
+        String retried = JobLifecycleTest.enqueue(Map.of("queue", queue, "type", "t", "priority", 1));
+        String fatal = JobLifecycleTest.enqueue(Map.of("queue", queue, "type", "t"));
+        var c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of(queue), "limit", 2));
+        assertEquals(List.of(retried, fatal), c.getList("jobs.id"));
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "error", "x"))
+                .post("/jobs/" + retried + "/fail").then().statusCode(200).body("status", equalTo("PENDING"));
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[1].leaseId"), "error", "x",
+                "retryable", false)).post("/jobs/" + fatal + "/fail").then().statusCode(200)
+                .body("status", equalTo("DEAD"));
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertTrue(metrics.contains("readpast_jobs_failed_total{queue=\"" + queue + "\"} 1.0"), "one retry");
+        assertTrue(metrics.contains("readpast_jobs_dead_total{queue=\"" + queue + "\"} 1.0"), "one dead");
+        assertTrue(metrics.contains("# HELP readpast_jobs_failed Failures reported by workers that sent the "
+                + "job back for another attempt"), "the help text says what failed counts");
     }
 
     @Test

@@ -186,6 +186,23 @@ class OpenApiContractTest {
                 check(doc, name, op.getValue(), problems);
             }
         }
+        Map<String, String> operationIds = new java.util.HashMap<>();
+        for (Map.Entry<String, JsonNode> path : paths.properties()) {
+            for (Map.Entry<String, JsonNode> op : path.getValue().properties()) {
+                if (METHODS.contains(op.getKey())) {
+                    String name = op.getKey().toUpperCase() + " " + path.getKey();
+                    String id = op.getValue().path("operationId").asText("");
+                    if (!id.matches("[a-z][A-Za-z0-9]*")) {
+                        problems.add(name + ": operationId '" + id + "' is not a lowerCamelCase name (client "
+                                + "generators name their methods after it)");
+                    } else if (operationIds.containsKey(id)) {
+                        problems.add(name + ": operationId '" + id + "' is also used by " + operationIds.get(id));
+                    } else {
+                        operationIds.put(id, name);
+                    }
+                }
+            }
+        }
         assertTrue(seen.containsAll(NO_BAD_REQUEST), "NO_BAD_REQUEST names operations that no longer exist: "
                 + NO_BAD_REQUEST + " vs " + seen);
         assertTrue(problems.isEmpty(), "Undocumented parts of the API:\n  " + String.join("\n  ", problems));
@@ -299,6 +316,43 @@ class OpenApiContractTest {
         assertEquals(List.of("Producers", "Workers", "Operators", "Queues", "Keys"), tags);
         assertEquals("bearer", doc.path("components").path("securitySchemes").path("apiKey").path("scheme").asText());
         assertFalse(doc.path("security").isEmpty(), "no global security requirement");
+    }
+
+    /**
+     * Swagger UI renders descriptions as Markdown and drops anything that looks like an HTML tag,
+     * so "Bearer <key>" would show as "Bearer ". Placeholders in angle brackets must sit in a
+     * `code span`, where they are shown as written.
+     */
+    @Test
+    void descriptionsShowPlaceholdersInSwaggerUi() throws IOException {
+        JsonNode doc = JSON.readTree(given().queryParam("format", "json").when().get("/q/openapi")
+                .then().statusCode(200).extract().asString());
+        List<String> problems = new ArrayList<>();
+        descriptions("", doc, problems);
+        assertTrue(problems.isEmpty(), "Descriptions with an angle-bracket placeholder outside a `code span` "
+                + "(Swagger UI would drop it):\n  " + String.join("\n  ", problems));
+        String scheme = doc.path("components").path("securitySchemes").path("apiKey").path("description").asText();
+        assertTrue(scheme.contains("`Authorization: Bearer <key>`"), scheme);
+    }
+
+    private static void descriptions(String at, JsonNode node, List<String> problems) {
+        if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> e : node.properties()) {
+                String child = at + "/" + e.getKey();
+                if ((e.getKey().equals("description") || e.getKey().equals("summary")) && e.getValue().isTextual()) {
+                    String outsideCode = e.getValue().asText().replaceAll("`[^`]*`", "");
+                    if (outsideCode.matches("(?s).*<[A-Za-z/][^>]*>.*")) {
+                        problems.add(child + ": " + e.getValue().asText());
+                    }
+                } else {
+                    descriptions(child, e.getValue(), problems);
+                }
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                descriptions(at + "/" + i, node.get(i), problems);
+            }
+        }
     }
 
     // ---- (c) Swagger UI -----------------------------------------------------------------------------

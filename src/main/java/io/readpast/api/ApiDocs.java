@@ -292,7 +292,8 @@ final class ApiDocs {
             + "\"detail\": \"Job 42 is LEASED; cancel it first, only finished jobs can be deleted.\", "
             + "\"instance\": \"/jobs/42\"}";
 
-    static final String PROBLEM_UNSUPPORTED = "{\"type\": \"about:blank\", \"title\": \"Unsupported Media Type\", "
+    static final String PROBLEM_UNSUPPORTED = "{\"type\": \"urn:readpast:problem:unsupported-media-type\", "
+            + "\"title\": \"Unsupported Media Type\", "
             + "\"status\": 415, \"detail\": \"Send the body as application/json.\", \"instance\": \"/jobs\"}";
 
     static final String PROBLEM_UNAVAILABLE = "{\"type\": \"urn:readpast:problem:database-unavailable\", "

@@ -41,7 +41,7 @@ public class ClaimResource {
     @RunOnVirtualThread
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Lease up to 'limit' claimable jobs",
+    @Operation(operationId = "claimJobs", summary = "Lease up to 'limit' claimable jobs",
             description = "Skips rows other claims hold; honours priority, due time, paused queues and maxWorkers. "
                     + "Each job comes with a fresh leaseId; {\"jobs\": []} when nothing is claimable. "
                     + "With waitSeconds (long poll), a claim that finds nothing waits up to that many seconds and "

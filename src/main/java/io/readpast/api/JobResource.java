@@ -66,7 +66,7 @@ public class JobResource {
     @POST
     @Allowed(Role.PRODUCER)
     @Tag(name = "Producers")
-    @Operation(summary = "Enqueue a job",
+    @Operation(operationId = "enqueueJob", summary = "Enqueue a job",
             description = "201 with the new job. With an idempotencyKey that a live (not finished) job holds, "
                     + "200 with that job and nothing is created. The job is due at once, after delaySeconds, or "
                     + "at runAt (ISO-8601); its queue is created on first use. A queue-scoped key may enqueue "
@@ -113,7 +113,7 @@ public class JobResource {
     @Path("/batch")
     @Allowed(Role.PRODUCER)
     @Tag(name = "Producers")
-    @Operation(summary = "Enqueue up to 1000 jobs in one transaction",
+    @Operation(operationId = "enqueueJobs", summary = "Enqueue up to 1000 jobs in one transaction",
             description = "Answers per item, in order: 201 created, 200 an idempotency key matched a live job, "
                     + "400 with the reason, 403 a queue outside the key's scope. A bad item fails only itself; "
                     + "the valid ones are enqueued together. The request as a whole gets 400 only when 'jobs' "
@@ -153,7 +153,7 @@ public class JobResource {
     @Path("/complete")
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Complete up to 1000 leased jobs in one round trip",
+    @Operation(operationId = "completeJobs", summary = "Complete up to 1000 leased jobs in one round trip",
             description = "Answers per item, in order: 200 completed, 404 no such job, 409 lease not held, 400 invalid. "
                     + "Items are checked and answered on their own. The request as a whole gets 400 only when "
                     + "'items' is missing, empty or longer than readpast.limits.batch-max (1000 by default), or "
@@ -231,7 +231,7 @@ public class JobResource {
     @GET
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Operators")
-    @Operation(summary = "Browse jobs, newest first, across pending, running, archived and dead jobs",
+    @Operation(operationId = "listJobs", summary = "Browse jobs, newest first, across pending, running, archived and dead jobs",
             description = "Keyset pagination: pass the previous page's 'next' as 'after'. status takes one or more "
                     + "comma-separated statuses. Filters combine with AND." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "A page of jobs, newest first.",
@@ -275,7 +275,7 @@ public class JobResource {
     @Path("/{id}/cancel")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Operators")
-    @Operation(summary = "Cancel a job",
+    @Operation(operationId = "cancelJob", summary = "Cancel a job",
             description = "A PENDING job becomes CANCELLED at once. A LEASED or PROCESSING job gets cancelRequested "
                     + "(its worker sees it on the next heartbeat) and becomes CANCELLED when the worker fails or "
                     + "releases it, or its lease expires. 409 for a SUCCEEDED or DEAD job. Cancelling a "
@@ -299,7 +299,7 @@ public class JobResource {
     @POST
     @Path("/{id}/requeue")
     @Tag(name = "Operators")
-    @Operation(summary = "Requeue a DEAD or CANCELLED job",
+    @Operation(operationId = "requeueJob", summary = "Requeue a DEAD or CANCELLED job",
             description = "Back to PENDING, due now, with attempts reset; an optional 'payload' replaces the old one. "
                     + "The body is optional." + ApiDocs.ROLE_ADMIN)
     @RequestBody(required = false, description = "Optional: a new payload.",
@@ -332,7 +332,7 @@ public class JobResource {
     @Path("/{id}")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Operators")
-    @Operation(summary = "Delete a finished job (SUCCEEDED, CANCELLED or DEAD) for good",
+    @Operation(operationId = "deleteJob", summary = "Delete a finished job (SUCCEEDED, CANCELLED or DEAD) for good",
             description = "Removes the job from the archive or the dead letters. A PENDING, LEASED or PROCESSING job "
                     + "cannot be deleted (409): cancel it first." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "204", description = "Deleted.")
@@ -353,7 +353,7 @@ public class JobResource {
     @Path("/{id}")
     @Allowed(Role.PRODUCER)
     @Tag(name = "Producers")
-    @Operation(summary = "Read a job, wherever it lives (pending, running, archived or dead)",
+    @Operation(operationId = "getJob", summary = "Read a job, wherever it lives (pending, running, archived or dead)",
             description = "The job in any status, until it is deleted (DELETE /jobs/{id} or retention). For a "
                     + "queue-scoped key, a job of another queue is 404, like a missing one." + ApiDocs.ROLE_PRODUCER)
     @APIResponse(responseCode = "200", description = "The job (without leaseId).",
@@ -382,7 +382,7 @@ public class JobResource {
     @Path("/{id}/heartbeat")
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Extend a lease; the first heartbeat marks the job PROCESSING",
+    @Operation(operationId = "heartbeatJob", summary = "Extend a lease; the first heartbeat marks the job PROCESSING",
             description = "The lease runs leaseSeconds from now (default: its current length); progress, when given, "
                     + "is stored on the job. Check cancelRequested in the answer: when true, stop and fail or "
                     + "release the job." + ApiDocs.ROLE_WORKER)
@@ -418,7 +418,7 @@ public class JobResource {
     @Path("/{id}/complete")
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Report success; the job becomes SUCCEEDED",
+    @Operation(operationId = "completeJob", summary = "Report success; the job becomes SUCCEEDED",
             description = "The caller must hold the lease (leaseId from the claim). The job moves to the archive "
                     + "with the optional result." + ApiDocs.ROLE_WORKER)
     @RequestBody(required = true, description = "The lease and an optional result.",
@@ -447,7 +447,7 @@ public class JobResource {
     @Path("/{id}/fail")
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Report failure; retried after a backoff, or DEAD when attempts are used up",
+    @Operation(operationId = "failJob", summary = "Report failure; retried after a backoff, or DEAD when attempts are used up",
             description = "With attempts left and retryable (the default), the job is PENDING again, due after "
                     + "retryAfterSeconds or the exponential backoff. With attempts used up or retryable false it "
                     + "becomes DEAD (a dead letter). A job with cancelRequested becomes CANCELLED." + ApiDocs.ROLE_WORKER)
@@ -488,7 +488,7 @@ public class JobResource {
     @Path("/{id}/release")
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Give a leased job back unworked, without spending an attempt",
+    @Operation(operationId = "releaseJob", summary = "Give a leased job back unworked, without spending an attempt",
             description = "For a worker shutting down: the job is PENDING again, keeps its place in line, and the "
                     + "attempt the claim counted is given back. A job with cancelRequested becomes CANCELLED."
                     + ApiDocs.ROLE_WORKER)

@@ -25,7 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                 description = "HTTP job broker on SQL Server and PostgreSQL. Producers enqueue jobs; workers in any "
                         + "language claim batches with a lease, heartbeat, and complete, fail or release them. "
                         + "Errors are RFC 9457 application/problem+json.\n\n"
-                        + "Every call needs an API key ('Authorization: Bearer <key>') with the role the operation "
+                        + "Every call needs an API key (`Authorization: Bearer <key>`) with the role the operation "
                         + "names: producer, worker or admin (admin may do everything). A key may be scoped to some "
                         + "queues. With authentication off (READPAST_AUTH_ENABLED=false) no key is needed and "
                         + "401/403 for roles do not occur."),
@@ -86,6 +86,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                                 examples = @ExampleObject(name = "unavailable", value = ApiDocs.PROBLEM_UNAVAILABLE)))
         }))
 @SecurityScheme(securitySchemeName = "apiKey", type = SecuritySchemeType.HTTP, scheme = "bearer",
-        description = "An API key: 'Authorization: Bearer <key>'. See README, Security.")
+        description = "An API key, sent as `Authorization: Bearer <key>`. Paste only the key (rp_...) here: the "
+                + "'Bearer ' prefix is added for you. See README, Security.")
 public class OpenApiDefinition extends Application {
 }

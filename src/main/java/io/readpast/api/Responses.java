@@ -188,7 +188,7 @@ public final class Responses {
 
     @Schema(description = "A new API key. 'key' is shown this once: only its SHA-256 digest is stored.")
     public record KeyCreated(
-            @Schema(description = "The key to hand to the client, sent as 'Authorization: Bearer <key>'. Shown "
+            @Schema(description = "The key to hand to the client, sent as `Authorization: Bearer <key>`. Shown "
                     + "only in this answer.", examples = "rp_3hVq9mX0aZ8cYtK2bN4fR7uW1eD6gJ5sL0pQ9vC3xA")
             String key,
             @Schema(description = "The key's name.", examples = "mailer")

@@ -174,6 +174,22 @@ class SecurityTest {
     }
 
     @Test
+    void aValidKeyWithoutBearerGetsAHint() {
+        for (String header : new String[] {WORKER, "Token " + WORKER, "  " + WORKER + " "}) {
+            Response r = as(null).header("Authorization", header).body(Map.of("workerId", "w")).post("/claim");
+            assertEquals(401, r.statusCode(), header);
+            assertTrue(r.jsonPath().getString("detail").contains("put 'Bearer ' before the key"), r.asString());
+        }
+        for (String header : new String[] {"rp_not-a-configured-key", "Basic YTpi", "Token rp_nope"}) {
+            Response r = as(null).header("Authorization", header).body(Map.of("workerId", "w")).post("/claim");
+            assertEquals(401, r.statusCode(), header);
+            assertEquals("The Authorization header must read 'Bearer <key>'.", r.jsonPath().getString("detail"));
+        }
+        Response wrong = as("rp_not-a-configured-key").body(Map.of("workerId", "w")).post("/claim");
+        assertEquals("The API key was not accepted.", wrong.jsonPath().getString("detail"));
+    }
+
+    @Test
     void refusalsDoNotRevealWhetherAJobExists() {
         String existing = as(ADMIN).body(Map.of("queue", "emails", "type", "t")).post("/jobs")
                 .then().statusCode(201).extract().path("id");

@@ -45,6 +45,13 @@ public interface ReadpastConfig {
         /** Wipe the data directory at start (the test suite does). */
         @WithDefault("false")
         boolean clean();
+
+        /**
+         * READPAST_EMBEDDED_DURABLE: fsync and synchronous_commit on, so that committed jobs
+         * survive a crash. false only for throwaway data (the test suite).
+         */
+        @WithDefault("true")
+        boolean durable();
     }
 
     /** API keys (README "Security"). */

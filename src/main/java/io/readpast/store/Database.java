@@ -122,7 +122,7 @@ public class Database {
     private String startEmbedded() {
         java.nio.file.Path dir = java.nio.file.Path.of(config.embedded().dataDir());
         try {
-            io.readpast.config.EmbeddedDatabase.start(dir, config.embedded().clean());
+            io.readpast.config.EmbeddedDatabase.start(dir, config.embedded().clean(), config.embedded().durable());
         } catch (java.io.IOException | RuntimeException e) {
             throw new StartupFailure("READPAST_DB_URL is not set and the embedded PostgreSQL did not start ("
                     + rootMessage(e) + "); set READPAST_DB_URL to your database");

@@ -77,6 +77,49 @@ class ObservabilityTest {
                 .body("checks.name", hasItem("readpast-database"));
     }
 
+    /** The highest V<n> migration this build carries for the engine under test. */
+    static String latestMigration() throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Path.of("src/main/resources/db/migration",
+                TestDb.engine().datasourceName());
+        try (var files = java.nio.file.Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.matches("V\\d+__.*\\.sql"))
+                    .map(n -> Integer.parseInt(n.substring(1, n.indexOf("__"))))
+                    .max(Integer::compare).map(String::valueOf).orElseThrow();
+        }
+    }
+
+    @Test
+    void readinessAsksFlywayWhetherEveryMigrationIsApplied() throws Exception {
+        String latest = latestMigration();
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'readpast-database' }.data.schemaVersion", equalTo(latest))
+                .body("checks.find { it.name == 'readpast-database' }.data.migrations", equalTo("applied"));
+        // Flyway's history now says the latest migration failed: not ready, and it says why
+        String mark = TestDb.engine() == io.readpast.config.Engine.SQLSERVER ? "0" : "false";
+        String undo = TestDb.engine() == io.readpast.config.Engine.SQLSERVER ? "1" : "true";
+        assertEquals(1, update("UPDATE flyway_schema_history SET success = " + mark + " WHERE version = '"
+                + latest + "'"));
+        try {
+            given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"))
+                    .body("checks.find { it.name == 'readpast-database' }.data.reason",
+                            equalTo("migration failed: V" + latest));
+        } finally {
+            assertEquals(1, update("UPDATE flyway_schema_history SET success = " + undo + " WHERE version = '"
+                    + latest + "'"));
+        }
+        given().get("/q/health/ready").then().statusCode(200);
+    }
+
+    private static int update(String sql) {
+        try (var c = TestDb.dataSource().getConnection(); var st = c.createStatement()) {
+            c.setAutoCommit(true);
+            return st.executeUpdate(sql);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void operatorActionsAreLoggedWithTheRequestId() {
         java.util.List<org.jboss.logmanager.ExtLogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();

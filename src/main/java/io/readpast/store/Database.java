@@ -72,10 +72,7 @@ public class Database {
             throw new StartupFailure("Cannot reach the database at " + redact(url) + ": " + rootMessage(e));
         }
         try {
-            Flyway flyway = Arc.container()
-                    .select(Flyway.class, FlywayDataSource.FlywayDataSourceLiteral.of(engine.datasourceName()))
-                    .get();
-            flyway.migrate();
+            flyway(engine).migrate();
         } catch (RuntimeException e) {
             throw new StartupFailure("Database migration failed on " + redact(url) + ": " + rootMessage(e));
         }
@@ -105,6 +102,20 @@ public class Database {
     /** The active pool (after {@link #start()}). */
     public AgroalDataSource dataSource() {
         return dataSource;
+    }
+
+    /** The Flyway instance of the engine in use (after {@link #start()}): readiness asks it. */
+    public Flyway flyway() {
+        if (engine == null) {
+            throw new IllegalStateException("the database has not started");
+        }
+        return flyway(engine);
+    }
+
+    private static Flyway flyway(Engine engine) {
+        return Arc.container()
+                .select(Flyway.class, FlywayDataSource.FlywayDataSourceLiteral.of(engine.datasourceName()))
+                .get();
     }
 
     /** Names of the named datasources (one per engine) that have a JDBC URL and so are active. */

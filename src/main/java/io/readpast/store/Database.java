@@ -27,6 +27,7 @@ public class Database {
     private volatile JdbcJobStore store;
     private volatile Engine engine;
     private volatile AgroalDataSource dataSource;
+    private volatile Dialect dialect;
 
     public Database(ReadpastConfig config) {
         this.config = config;
@@ -85,6 +86,7 @@ public class Database {
         Dialect dialect = engine == Engine.SQLSERVER ? new SqlServerDialect() : new PostgresDialect();
         this.engine = engine;
         this.dataSource = ds;
+        this.dialect = dialect;
         store = new JdbcJobStore(ds, dialect, catalog);
         return store;
     }
@@ -97,6 +99,11 @@ public class Database {
     /** The engine in use (after {@link #start()}). */
     public Engine engine() {
         return engine;
+    }
+
+    /** What differs for the engine in use (after {@link #start()}). */
+    public Dialect dialect() {
+        return dialect;
     }
 
     /** The active pool (after {@link #start()}). */

@@ -411,7 +411,7 @@ public class JobResource {
                 config.limits().leaseMinSeconds(), config.limits().leaseMaxSeconds());
         JobRow row = broker.heartbeat(jobId, leaseId, lease, progressJson(b.progress()));
         return new Responses.HeartbeatAck(Long.toString(row.id()),
-                io.readpast.core.JobStatus.fromCode(row.status()).name(), row.leaseExpiresAt(), row.cancelRequested());
+                io.readpast.core.JobStatus.of(row).name(), row.leaseExpiresAt(), row.cancelRequested());
     }
 
     @POST

@@ -43,7 +43,7 @@ public class Broker {
 
     /** Counts a settled job by the state it reached. */
     private JobRow counted(JobRow job, boolean expired) {
-        BrokerMetrics.Event event = switch (JobStatus.fromCode(job.status())) {
+        BrokerMetrics.Event event = switch (JobStatus.of(job)) {
             case SUCCEEDED -> BrokerMetrics.Event.COMPLETED;
             case DEAD -> BrokerMetrics.Event.DEAD;
             case CANCELLED -> BrokerMetrics.Event.CANCELLED;
@@ -71,7 +71,7 @@ public class Broker {
     }
 
     private void announce(JobRow job) {
-        if (job.status() == JobStatus.PENDING.code() && dueNow(job)) {
+        if (JobStatus.of(job) == JobStatus.PENDING && dueNow(job)) {
             announcer.announce(job.queue(), 1);
         }
     }
@@ -266,7 +266,7 @@ public class Broker {
             return settledEarlier(id, leaseId, JobStatus.CANCELLED);
         }
         JobRow job = released.get();
-        metrics.count(job.status() == JobStatus.CANCELLED.code() ? BrokerMetrics.Event.CANCELLED
+        metrics.count(JobStatus.of(job) == JobStatus.CANCELLED ? BrokerMetrics.Event.CANCELLED
                 : BrokerMetrics.Event.RELEASED, job.queue(), 1);
         return announced(job);
     }
@@ -289,11 +289,11 @@ public class Broker {
                 return flagged.get();
             }
             JobRow job = get(id);
-            JobStatus status = JobStatus.fromCode(job.status());
+            JobStatus status = JobStatus.of(job);
             if (status == JobStatus.CANCELLED) {
                 return job;
             }
-            if (status.terminal()) {
+            if (!status.canBecome(JobStatus.CANCELLED)) {
                 throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
                         "Job " + id + " is " + status + " and can no longer be cancelled.");
             }
@@ -316,7 +316,7 @@ public class Broker {
         }
         requeued.ifPresent(j -> LOG.infof("Job %d requeued by %s%s", id, who(by), payload == null ? "" : " with a new payload"));
         return requeued.orElseThrow(() -> {
-            JobStatus status = JobStatus.fromCode(get(id).status());
+            JobStatus status = JobStatus.of(get(id));
             return new BrokerException(BrokerException.Kind.STATE_CONFLICT,
                     "Job " + id + " is " + status + "; only DEAD or CANCELLED jobs can be requeued.");
         });
@@ -327,7 +327,7 @@ public class Broker {
         if (store.jobPurge(id)) {
             LOG.infof("Job %d deleted by %s", id, who(by));
         } else {
-            JobStatus status = JobStatus.fromCode(get(id).status());
+            JobStatus status = JobStatus.of(get(id));
             throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
                     "Job " + id + " is " + status + "; cancel it first, only finished jobs can be deleted.");
         }
@@ -359,7 +359,7 @@ public class Broker {
         if (job.leaseId() == null || !job.leaseId().equalsIgnoreCase(leaseId)) {
             throw BrokerException.leaseConflict(id);
         }
-        if (JobStatus.fromCode(job.status()).terminal()) {
+        if (JobStatus.of(job).terminal()) {
             return settledEarlier(id, leaseId, JobStatus.DEAD, JobStatus.CANCELLED);
         }
         Optional<JobRow> settled = settleFailure(job, error, retryable, retryAfter, false, by);
@@ -447,7 +447,7 @@ public class Broker {
      */
     private JobRow settledEarlier(long id, String leaseId, JobStatus... outcomes) {
         JobRow job = store.jobGet(id).orElseThrow(() -> BrokerException.jobNotFound(id));
-        JobStatus status = JobStatus.fromCode(job.status());
+        JobStatus status = JobStatus.of(job);
         if (status.terminal() && job.leaseId() != null && job.leaseId().equalsIgnoreCase(leaseId)
                 && java.util.Arrays.asList(outcomes).contains(status)) {
             return job;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.readpast.store.CompleteItem;
 import io.readpast.store.JobFilter;
+import io.readpast.store.Json;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.QueryParam;
 import java.util.ArrayList;

@@ -1,7 +1,5 @@
 package io.readpast.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jboss.logging.Logger;
 
 import javax.sql.DataSource;
@@ -29,7 +27,6 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class JdbcJobStore implements JobStore {
 
     private static final Logger LOG = Logger.getLogger(JdbcJobStore.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_TRIES = 5;
     /** Claim order: priority (higher first), then due time, then id. */
     private static final java.util.Comparator<JobRow> CLAIM_ORDER = java.util.Comparator
@@ -112,7 +109,7 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public List<JobRow> jobClaim(String workerId, List<String> queues, int limit, Integer leaseSeconds,
                                  int defaultLeaseSeconds, String by) {
-        String queuesJson = queues == null ? null : json(queues);
+        String queuesJson = queues == null ? null : Json.write(queues);
         return tx(c -> {
             // Serialise claims on capped queues only: lock their rows first, in a statement of
             // its own, so that the claim's snapshot (PostgreSQL) sees every lease committed
@@ -122,7 +119,7 @@ public final class JdbcJobStore implements JobStore {
             Params p = Params.of()
                     .str("worker_id", workerId)
                     .str("queues", queuesJson)
-                    .str("locked_queues", json(locked))
+                    .str("locked_queues", Json.write(locked))
                     .integer("limit", limit)
                     .integer("lease_seconds", leaseSeconds)
                     .integer("default_lease_seconds", defaultLeaseSeconds)
@@ -156,7 +153,7 @@ public final class JdbcJobStore implements JobStore {
             m.put("result", i.result());
             rows.add(m);
         }
-        Params p = Params.of().str("items", json(rows)).str("modified_by", by);
+        Params p = Params.of().str("items", Json.write(rows)).str("modified_by", by);
         return tx(c -> {
             java.util.Map<Long, String> done = new java.util.HashMap<>();
             for (Object[] row : query(c, Stmt.JOB_COMPLETE_MANY, p,
@@ -202,7 +199,7 @@ public final class JdbcJobStore implements JobStore {
         Params p = Params.of()
                 .str("queue", f.queue())
                 .str("type", f.type())
-                .str("statuses", f.statuses() == null ? null : json(f.statuses()))
+                .str("statuses", f.statuses() == null ? null : Json.write(f.statuses()))
                 .str("tag", f.tag())
                 .lng("after", f.after())
                 .integer("limit", f.limit());
@@ -296,13 +293,13 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public List<String> queueFind(List<String> names) {
-        Params p = Params.of().str("queues", json(names));
+        Params p = Params.of().str("queues", Json.write(names));
         return tx(c -> query(c, Stmt.QUEUE_FIND, p, (rs, cols) -> rs.getString(cols.get("name"))));
     }
 
     @Override
     public List<String> jobAnyDue(List<String> queues) {
-        Params p = Params.of().str("queues", queues == null ? null : json(queues));
+        Params p = Params.of().str("queues", queues == null ? null : Json.write(queues));
         return tx(c -> query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> rs.getString(cols.get("name"))));
     }
 
@@ -559,13 +556,5 @@ public final class JdbcJobStore implements JobStore {
 
     private static <T> Optional<T> single(List<T> rows) {
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
-    }
-
-    private static String json(Object values) {
-        try {
-            return JSON.writeValueAsString(values);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

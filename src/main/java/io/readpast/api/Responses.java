@@ -23,10 +23,6 @@ public final class Responses {
                     examples = "[\"emials\"]")
             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
             List<String> unknownQueues) {
-
-        Claimed(List<JobView> jobs) {
-            this(jobs, List.of());
-        }
     }
 
     /** One answer of a batch: {@code status} as HTTP would give it, and the job or the problem. */

@@ -231,8 +231,8 @@ public class Broker {
         return done.isPresent() ? counted(done.get(), false) : settledEarlier(id, leaseId, JobStatus.SUCCEEDED);
     }
 
-    /** Per-item outcome of a batch completion: the HTTP-like status and the job or the reason. */
-    public record Completion(long id, int status, JobRow job, BrokerException error) {
+    /** Per-item outcome of a batch completion: done (no error), or why not. */
+    public record Completion(long id, BrokerException error) {
     }
 
     /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
@@ -243,13 +243,13 @@ public class Broker {
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (io.readpast.store.CompleteItem item : items) {
             if (done.containsKey(item.id()) && seen.add(item.id())) {
-                out.add(new Completion(item.id(), 200, null, null));
+                out.add(new Completion(item.id(), null));
             } else {
                 try {
                     settledEarlier(item.id(), item.leaseId(), JobStatus.SUCCEEDED);
-                    out.add(new Completion(item.id(), 200, null, null));
+                    out.add(new Completion(item.id(), null));
                 } catch (BrokerException e) {
-                    out.add(new Completion(item.id(), 0, null, e));
+                    out.add(new Completion(item.id(), e));
                 }
             }
         }

@@ -309,11 +309,6 @@ public class ApiKeys {
         return text == null || text.isBlank() ? null : Set.copyOf(java.util.Arrays.asList(text.split("\\|")));
     }
 
-    /** True when {@code name} is a valid queue name for a key's scope. */
-    public static boolean validQueue(String name) {
-        return name != null && QUEUE.matcher(name).matches();
-    }
-
     /** A new random key: "rp_" and 32 random bytes, base64url. */
     public static String mint() {
         byte[] bytes = new byte[32];

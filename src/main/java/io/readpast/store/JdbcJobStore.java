@@ -48,10 +48,6 @@ public final class JdbcJobStore implements JobStore {
         }
     }
 
-    public Dialect dialect() {
-        return dialect;
-    }
-
     /** How many times this store has run a statement (the cost figure for idle long-polls). */
     public long statementsExecuted(Stmt stmt) {
         return statements.get(stmt).get();

@@ -6,7 +6,9 @@
 # For each language it enqueues 5 "echo" jobs on a fresh queue, runs that worker until it has been
 # idle for 3 s (90 s at most), and checks that every job SUCCEEDED with result.echo equal to its
 # payload. For python it also checks Ctrl-C: a 30 s "sleep" job must go back to PENDING with
-# attempt 0 when the worker gets SIGINT mid-job.
+# attempt 0 when the worker gets SIGINT mid-job. For every language it also checks that a worker
+# told that its queue does not exist says so, and, when the broker requires API keys, that a worker
+# with a wrong key exits with status 1 and the broker's reason.
 #
 # Environment: READPAST_URL (required), READPAST_API_KEY (optional, passed on to the workers),
 # JAVA (java launcher for Worker.java, default `java`), E2E_LOG_DIR (where worker output goes;
@@ -160,6 +162,27 @@ test_release() (
   grep -qx "released $id sleep" "$out" || fail "worker did not log 'released $id sleep' (log: $out)"
 )
 
+# test_told LANG: the worker reports what the broker tells it. A queue that does not exist is named
+# on stderr (and the worker goes on); a wrong API key ends it with status 1 and the broker's reason
+# (checked only when the broker requires keys: AUTH_ON=1).
+test_told() (
+  lang=$1
+  worker_cmd "$lang" || exit 1
+  queue="e2e-$lang-missing-$(date +%s)-$RANDOM"
+  err="$LOG_DIR/$lang-unknown.err"
+  rc=0
+  READPAST_QUEUES=$queue READPAST_EXIT_WHEN_IDLE=2 timeout 60 "${CMD[@]}" >/dev/null 2>"$err" || rc=$?
+  [[ $rc == 0 ]] || fail "worker on a missing queue exited with status $rc: $(tail -n 3 "$err" | tr '\n' ' ')"
+  grep -q "queue '$queue' does not exist" "$err" || fail "worker did not report that '$queue' does not exist (log: $err)"
+  [[ $AUTH_ON == 1 ]] || exit 0
+  err="$LOG_DIR/$lang-refused.err"
+  rc=0
+  READPAST_API_KEY=rp_e2e-not-a-key READPAST_QUEUES=$queue timeout 60 "${CMD[@]}" >/dev/null 2>"$err" || rc=$?
+  [[ $rc != 124 ]] || fail "worker with a wrong key still running after 60 s (log: $err)"
+  [[ $rc == 1 ]] || fail "worker with a wrong key exited with status $rc, not 1 (log: $err)"
+  grep -q "HTTP 401" "$err" || fail "worker with a wrong key did not print the broker's 401 (log: $err)"
+)
+
 # Fail fast when no broker answers.
 ready=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "$READPAST_URL/q/health/ready" || true)
 if [[ $ready != 200 ]]; then
@@ -167,6 +190,13 @@ if [[ $ready != 200 ]]; then
   exit 2
 fi
 echo "worker output goes to $LOG_DIR"
+# Does the broker require API keys? A claim with a key it cannot know answers 401 if so.
+probe=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' -X POST -H 'Authorization: Bearer rp_e2e-not-a-key' \
+  -H 'Content-Type: application/json' --data-binary '{"workerId":"e2e-probe","queues":["e2e-probe"]}' \
+  "$READPAST_URL/claim" || true)
+AUTH_ON=0
+[[ $probe != 401 ]] || AUTH_ON=1
+[[ $AUTH_ON == 1 ]] || echo "the broker does not require API keys: the wrong-key checks are skipped"
 
 passed=0
 failed=0
@@ -190,6 +220,9 @@ for lang in "${LANGS[@]}"; do
     reason=$(test_release python) || rc=$?
     report "python-sigint-release" "$reason" "$rc"
   fi
+  rc=0
+  reason=$(test_told "$lang") || rc=$?
+  report "$lang-told" "$reason" "$rc"
 done
 
 echo "$passed passed, $failed failed"

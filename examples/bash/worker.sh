@@ -16,7 +16,8 @@
 #   READPAST_EXIT_WHEN_IDLE exit 0 after this many whole seconds without jobs (unset: run forever)
 #
 # Stdout gets one line per job: "completed <id> <type>", "failed <id> <type>",
-# "released <id> <type>" or "lost <id> <type>". Diagnostics go to stderr.
+# "released <id> <type>" or "lost <id> <type>". Diagnostics go to stderr. When the broker refuses
+# the key (401) or its role or queues (403), it prints the broker's reason and exits 1.
 set -uo pipefail # no -e: every failure is checked and handled explicitly
 
 URL=${READPAST_URL:-http://localhost:8080}
@@ -168,11 +169,21 @@ CLAIM=$(jq -cn --arg w "$WORKER_ID" --argjson n "$BATCH" --argjson l "$LEASE_SEC
   '{workerId: $w, limit: $n, leaseSeconds: $l} + (if $q then {queues: $q} else {} end)')
 last_job=$SECONDS
 idle_ms=500
+declare -A unknown_warned # queue names the broker said do not exist, already reported
 while [[ $STOP == 0 ]]; do
   api POST /claim "$CLAIM"
   jobs=()
   if [[ $STATUS == 200 ]]; then
     mapfile -t jobs < <(jq -c '.jobs[]' <<<"$BODY")
+    while read -r queue; do # listed only in empty answers
+      [[ -z $queue || -n ${unknown_warned[$queue]:-} ]] && continue
+      unknown_warned[$queue]=1
+      warn "queue '$queue' does not exist on the broker (nothing was ever enqueued there): check READPAST_QUEUES"
+    done < <(jq -r '.unknownQueues // [] | .[]' <<<"$BODY")
+  elif [[ $STATUS == 401 || $STATUS == 403 ]]; then
+    # retrying cannot help: the key is wrong or lacks the worker role
+    warn "the broker refused this worker: HTTP $STATUS: $(problem) (set READPAST_API_KEY to a key with the worker role)"
+    exit 1
   else
     warn "claim failed: HTTP $STATUS $(problem)"
   fi

@@ -15,7 +15,8 @@
 //   READPAST_EXIT_WHEN_IDLE exit 0 after this many seconds without jobs (unset: run forever)
 //
 // Stdout gets one line per job: "completed <id> <type>", "failed <id> <type>",
-// "released <id> <type>" or "lost <id> <type>". Diagnostics go to stderr.
+// "released <id> <type>" or "lost <id> <type>". Diagnostics go to stderr. When the broker refuses
+// the key (401) or its role or queues (403), it prints the broker's reason and exits 1.
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -51,6 +52,10 @@ public class Worker {
     /** Job id -> claimed job we have not yet completed, failed or released. */
     static final Map<String, Map<String, Object>> held = new ConcurrentHashMap<>();
     static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    /** Queue names the broker said do not exist, already reported. */
+    static final java.util.Set<Object> unknownWarned = new java.util.HashSet<>();
+    /** The JVM's exit status, set by the main loop (the shutdown hook exits with it). */
+    static volatile int exitStatus = 0;
 
     static String env(String name, String dflt) {
         String v = System.getenv(name);
@@ -247,6 +252,14 @@ public class Worker {
             body.put("queues", QUEUES);
         }
         Map<String, Object> answer = (Map<String, Object>) call("POST", "/claim", body);
+        if (answer.get("unknownQueues") instanceof List<?> unknown) { // listed only in empty answers
+            for (Object queue : unknown) {
+                if (unknownWarned.add(queue)) {
+                    warn("queue '" + queue + "' does not exist on the broker (nothing was ever enqueued there): "
+                            + "check READPAST_QUEUES");
+                }
+            }
+        }
         return (List<Map<String, Object>>) answer.get("jobs");
     }
 
@@ -254,7 +267,8 @@ public class Worker {
 
     public static void main(String[] args) throws Exception {
         // Ctrl-C / SIGTERM run this hook: it asks the main loop to stop, waits for it to release
-        // the held jobs, then ends the JVM with status 0 (a signal exit would otherwise be 130/143).
+        // the held jobs, then ends the JVM with the loop's status, 0 after a signal (a signal exit
+        // would otherwise be 130/143). It also runs when main returns, and exits with its status.
         Thread mainThread = Thread.currentThread();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stop.countDown();
@@ -263,7 +277,7 @@ public class Worker {
             } catch (InterruptedException ignored) {
                 // exit anyway
             }
-            Runtime.getRuntime().halt(0);
+            Runtime.getRuntime().halt(exitStatus);
         }));
 
         ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -282,6 +296,14 @@ public class Worker {
             List<Map<String, Object>> jobs = List.of();
             try {
                 jobs = claim();
+            } catch (ApiError e) {
+                if (e.status == 401 || e.status == 403) { // retrying cannot help: wrong key or no worker role
+                    warn("the broker refused this worker: " + e.getMessage()
+                            + " (set READPAST_API_KEY to a key with the worker role)");
+                    exitStatus = 1;
+                    break;
+                }
+                warn("claim failed: " + e.getMessage());
             } catch (Exception e) {
                 warn("claim failed: " + e.getMessage());
             }
@@ -312,7 +334,7 @@ public class Worker {
             finish(job, "release", obj(), "released");
         }
         heartbeats.shutdownNow();
-        // Returning ends the JVM; the shutdown hook then finds this thread done and exits 0.
+        // Returning ends the JVM; the shutdown hook then finds this thread done and exits with exitStatus.
     }
 
     // ---- A tiny JSON reader/writer (just enough for the broker's answers) ----------------

@@ -15,7 +15,8 @@
 //   READPAST_EXIT_WHEN_IDLE exit 0 after this many seconds without jobs (unset: run forever)
 //
 // Stdout gets one line per job: "completed <id> <type>", "failed <id> <type>",
-// "released <id> <type>" or "lost <id> <type>". Diagnostics go to stderr.
+// "released <id> <type>" or "lost <id> <type>". Diagnostics go to stderr. When the broker refuses
+// the key (401) or its role or queues (403), it prints the broker's reason and exits 1.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -149,10 +150,18 @@ async function processJob(job) {
   return finish(job, 'complete', { result }, 'completed');
 }
 
+const unknownWarned = new Set(); // queue names the broker said do not exist, already reported
+
 async function claim() {
   const body = { workerId: WORKER_ID, limit: BATCH, leaseSeconds: LEASE_SECONDS };
   if (QUEUES.length) body.queues = QUEUES;
-  return (await call('POST', '/claim', body)).jobs;
+  const answer = await call('POST', '/claim', body);
+  for (const queue of answer.unknownQueues ?? []) { // listed only in empty answers
+    if (unknownWarned.has(queue)) continue;
+    unknownWarned.add(queue);
+    warn(`queue '${queue}' does not exist on the broker (nothing was ever enqueued there): check READPAST_QUEUES`);
+  }
+  return answer.jobs;
 }
 
 /** Sleeps, waking early on shutdown. */
@@ -181,11 +190,18 @@ async function main() {
 
   let lastJob = Date.now();
   let idleMs = 500;
+  let status = 0;
   while (!shutdown.signal.aborted) {
     let jobs = [];
     try {
       jobs = await claim();
     } catch (e) {
+      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+        // retrying cannot help: the key is wrong or lacks the worker role
+        warn(`the broker refused this worker: ${e.message} (set READPAST_API_KEY to a key with the worker role)`);
+        status = 1;
+        break;
+      }
       warn(`claim failed: ${e.message}`);
     }
     if (jobs.length === 0) {
@@ -209,7 +225,7 @@ async function main() {
   // Shutdown: give back everything claimed but not finished, without spending an attempt.
   for (const { job } of [...held.values()]) await finish(job, 'release', {}, 'released');
   clearInterval(timer);
-  process.exit(0);
+  process.exit(status);
 }
 
 main().catch((e) => {

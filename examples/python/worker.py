@@ -15,7 +15,8 @@ Configuration (environment):
   READPAST_EXIT_WHEN_IDLE exit 0 after this many seconds without jobs (unset: run forever)
 
 Stdout gets one line per job: "completed <id> <type>", "failed <id> <type>",
-"released <id> <type>" or "lost <id> <type>". Diagnostics go to stderr.
+"released <id> <type>" or "lost <id> <type>". Diagnostics go to stderr. When the broker refuses
+the key (401) or its role or queues (403), it prints the broker's reason and exits 1.
 """
 
 import json
@@ -189,11 +190,19 @@ def process(job):
         finish(job, "complete", {"result": result}, "completed")
 
 
+unknown_warned = set()  # queue names the broker said do not exist, already reported
+
+
 def claim():
     body = {"workerId": WORKER_ID, "limit": BATCH, "leaseSeconds": LEASE_SECONDS}
     if QUEUES:
         body["queues"] = QUEUES
-    return call("POST", "/claim", body)["jobs"]
+    answer = call("POST", "/claim", body)
+    for queue in answer.get("unknownQueues", []):  # listed only in empty answers
+        if queue not in unknown_warned:
+            unknown_warned.add(queue)
+            warn(f"queue '{queue}' does not exist on the broker (nothing was ever enqueued there): check READPAST_QUEUES")
+    return answer["jobs"]
 
 
 # ---- Main loop -------------------------------------------------------------------------
@@ -210,10 +219,18 @@ def main():
 
     last_job = time.monotonic()
     idle_sleep = 0.5
+    status = 0
     while not stop.is_set():
         try:
             jobs = claim()
-        except (ApiError, OSError) as e:
+        except ApiError as e:
+            if e.status in (401, 403):  # retrying cannot help: the key is wrong or lacks the worker role
+                warn(f"the broker refused this worker: {e} (set READPAST_API_KEY to a key with the worker role)")
+                status = 1
+                break
+            warn(f"claim failed: {e}")
+            jobs = []
+        except OSError as e:
             warn(f"claim failed: {e}")
             jobs = []
         if not jobs:
@@ -238,7 +255,7 @@ def main():
         leftovers = list(held.values())
     for job in leftovers:
         finish(job, "release", {}, "released")
-    return 0
+    return status
 
 
 if __name__ == "__main__":

@@ -1,2 +1,5 @@
--- Keys the broker generated itself (digests only).
-SELECT name, roles, digest FROM readpast_api_key ORDER BY name
+-- Keys stored in the database (digests only): the generated first-start key and keys made
+-- through the admin API.
+SELECT name, roles, digest, queues, origin, created_by, created_at
+FROM readpast_api_key
+ORDER BY name

@@ -32,6 +32,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @QuarkusTest
 class ConcurrencyTest {
 
+    /**
+     * Longest a claim may take while another transaction holds a row it would want: far above a
+     * claim's own cost (milliseconds), far below the HTTP timeout a waiting claim would run into.
+     */
+    private static final long WAIT_LIMIT_MS = 2_000;
+
     @TestHTTPResource("/")
     URI base;
 
@@ -132,7 +138,9 @@ class ConcurrencyTest {
                     assertTrue(rs.next(), "the holder locked the top job");
                 }
             }
-            // The top job's row is locked by an open transaction: the claim must not wait for it.
+            // The top job's row is locked by an open transaction that ends only after these claims:
+            // a claim that waited for the lock would not answer before the HTTP timeout. Each must
+            // answer well within WAIT_LIMIT_MS (a claim on an idle broker takes milliseconds).
             long started = System.nanoTime();
             Http.Reply r = http.send("POST", "/claim", Map.of("workerId", "w", "queues", List.of("skip")),
                     Duration.ofSeconds(10));
@@ -140,12 +148,17 @@ class ConcurrencyTest {
             assertEquals(200, r.status());
             assertEquals(1, r.body().get("jobs").size());
             assertEquals(next, r.body().get("jobs").get(0).get("id").asText(), "the claim took the next job");
+            assertTrue(tookMs < WAIT_LIMIT_MS, "the claim skipped the locked row instead of waiting: it took "
+                    + tookMs + " ms");
             assertTrue(!holder.isClosed() && !holder.getAutoCommit(), "the lock was still held during the claim");
-            // nothing else is claimable while the top row stays locked
+            // nothing else is claimable while the top row stays locked, and finding that out does not wait either
+            started = System.nanoTime();
             Http.Reply empty = http.send("POST", "/claim", Map.of("workerId", "w", "queues", List.of("skip")),
                     Duration.ofSeconds(10));
+            long emptyMs = (System.nanoTime() - started) / 1_000_000;
             assertEquals(0, empty.body().get("jobs").size());
-            System.out.printf("claim with the top row locked returned in %d ms%n", tookMs);
+            assertTrue(emptyMs < WAIT_LIMIT_MS, "the empty claim did not wait for the lock: it took " + emptyMs + " ms");
+            System.out.printf("claims with the top row locked returned in %d ms and %d ms%n", tookMs, emptyMs);
             holder.rollback();
         }
         Http.Reply after = http.post("/claim", Map.of("workerId", "w", "queues", List.of("skip")));

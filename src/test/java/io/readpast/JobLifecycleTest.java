@@ -125,7 +125,49 @@ class JobLifecycleTest {
     @Test
     void emptyClaimReturnsEmptyList() {
         given().contentType(ContentType.JSON).body(Map.of("workerId", "w"))
-                .when().post("/claim").then().statusCode(200).body("jobs", hasSize(0));
+                .when().post("/claim").then().statusCode(200).body("jobs", hasSize(0))
+                .body("$", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("unknownQueues")));
+    }
+
+    @Test
+    void anEmptyClaimNamesTheQueuesThatDoNotExist() {
+        // unique names: queues are never deleted, so the broker remembers the ones it saw exist
+        String known = "known-" + System.nanoTime();
+        String typo = "typo-" + System.nanoTime();
+        String id = enqueue(Map.of("queue", known, "type", "t"));
+        JsonPath busy = claim(Map.of("workerId", "w", "queues", List.of(known)));
+        assertEquals(List.of(id), busy.getList("jobs.id"));
+        org.junit.jupiter.api.Assertions.assertNull(busy.get("unknownQueues"), "a claim that found jobs says nothing more");
+
+        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.jboss.logmanager.ExtHandler capture = new org.jboss.logmanager.ExtHandler() {
+            @Override
+            protected void doPublish(org.jboss.logmanager.ExtLogRecord record) {
+                logged.add(record.getFormattedMessage());
+            }
+        };
+        org.jboss.logmanager.Logger root = org.jboss.logmanager.Logger.getLogger("");
+        root.addHandler(capture);
+        JsonPath empty;
+        try {
+            empty = claim(Map.of("workerId", "w-typo", "queues", List.of(known, typo)));
+            claim(Map.of("workerId", "w-typo", "queues", List.of(typo)));
+        } finally {
+            root.removeHandler(capture);
+        }
+        assertEquals(List.of(), empty.getList("jobs"));
+        assertEquals(List.of(typo), empty.getList("unknownQueues"), "only the queue that does not exist");
+        assertEquals(1, logged.stream().filter(l -> l.contains("w-typo") && l.contains("'" + typo + "'")
+                && l.contains("does not exist")).count(), "logged once per queue: " + logged);
+        JsonPath polled = claim(Map.of("workerId", "w", "queues", List.of(typo), "waitSeconds", 1));
+        assertEquals(List.of(typo), polled.getList("unknownQueues"), "a long poll says so at its deadline");
+
+        // queue settings make a queue exist, as does an enqueue
+        given().contentType(ContentType.JSON).body(Map.of("paused", false)).put("/queues/" + typo)
+                .then().statusCode(200);
+        JsonPath now = claim(Map.of("workerId", "w", "queues", List.of(known, typo)));
+        assertEquals(List.of(), now.getList("jobs"));
+        org.junit.jupiter.api.Assertions.assertNull(now.get("unknownQueues"));
     }
 
     @Test
@@ -310,7 +352,9 @@ class JobLifecycleTest {
         given().contentType(ContentType.JSON).body("{\"leaseId\":\"nope\"}").when().post("/jobs/1/heartbeat")
                 .then().statusCode(400).contentType("application/problem+json");
         given().contentType(ContentType.TEXT).body("hello").when().post("/jobs")
-                .then().statusCode(415).contentType("application/problem+json");
+                .then().statusCode(415).contentType("application/problem+json")
+                .body("type", equalTo("urn:readpast:problem:unsupported-media-type"))
+                .body("detail", equalTo("Send the body as application/json."));
         given().when().delete("/claim").then().statusCode(405).contentType("application/problem+json");
         given().contentType(ContentType.JSON).body("{\"maxWorkers\":-1}").when().put("/queues/q")
                 .then().statusCode(400).contentType("application/problem+json");

@@ -14,6 +14,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Metrics, health and request ids. */
@@ -51,10 +52,72 @@ class ObservabilityTest {
     }
 
     @Test
+    void aFailureCountsAsFailedOnlyWhenTheJobGoesBackForARetry() {
+        String queue = "obs-fail-" + System.nanoTime();
+        String retried = JobLifecycleTest.enqueue(Map.of("queue", queue, "type", "t", "priority", 1));
+        String fatal = JobLifecycleTest.enqueue(Map.of("queue", queue, "type", "t"));
+        var c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of(queue), "limit", 2));
+        assertEquals(List.of(retried, fatal), c.getList("jobs.id"));
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "error", "x"))
+                .post("/jobs/" + retried + "/fail").then().statusCode(200).body("status", equalTo("PENDING"));
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[1].leaseId"), "error", "x",
+                "retryable", false)).post("/jobs/" + fatal + "/fail").then().statusCode(200)
+                .body("status", equalTo("DEAD"));
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertTrue(metrics.contains("readpast_jobs_failed_total{queue=\"" + queue + "\"} 1.0"), "one retry");
+        assertTrue(metrics.contains("readpast_jobs_dead_total{queue=\"" + queue + "\"} 1.0"), "one dead");
+        assertTrue(metrics.contains("# HELP readpast_jobs_failed Failures reported by workers that sent the "
+                + "job back for another attempt"), "the help text says what failed counts");
+    }
+
+    @Test
     void healthReportsLivenessAndDatabaseReadiness() {
         given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
                 .body("checks.name", hasItem("readpast-database"));
+    }
+
+    /** The highest V<n> migration this build carries for the engine under test. */
+    static String latestMigration() throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Path.of("src/main/resources/db/migration",
+                TestDb.engine().datasourceName());
+        try (var files = java.nio.file.Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.matches("V\\d+__.*\\.sql"))
+                    .map(n -> Integer.parseInt(n.substring(1, n.indexOf("__"))))
+                    .max(Integer::compare).map(String::valueOf).orElseThrow();
+        }
+    }
+
+    @Test
+    void readinessAsksFlywayWhetherEveryMigrationIsApplied() throws Exception {
+        String latest = latestMigration();
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'readpast-database' }.data.schemaVersion", equalTo(latest))
+                .body("checks.find { it.name == 'readpast-database' }.data.migrations", equalTo("applied"));
+        // Flyway's history now says the latest migration failed: not ready, and it says why
+        String mark = TestDb.engine() == io.readpast.config.Engine.SQLSERVER ? "0" : "false";
+        String undo = TestDb.engine() == io.readpast.config.Engine.SQLSERVER ? "1" : "true";
+        assertEquals(1, update("UPDATE flyway_schema_history SET success = " + mark + " WHERE version = '"
+                + latest + "'"));
+        try {
+            given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"))
+                    .body("checks.find { it.name == 'readpast-database' }.data.reason",
+                            equalTo("migration failed: V" + latest));
+        } finally {
+            assertEquals(1, update("UPDATE flyway_schema_history SET success = " + undo + " WHERE version = '"
+                    + latest + "'"));
+        }
+        given().get("/q/health/ready").then().statusCode(200);
+    }
+
+    private static int update(String sql) {
+        try (var c = TestDb.dataSource().getConnection(); var st = c.createStatement()) {
+            c.setAutoCommit(true);
+            return st.executeUpdate(sql);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

@@ -10,7 +10,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,10 +39,12 @@ class OpenApiContractTest {
     /**
      * Operations that cannot answer 400, so the contract rightly lists none: a malformed job id
      * is answered 404 like an unknown one (Validate.jobId), and GET /queues' only parameter is a
-     * boolean that never fails to parse. Everything else must document 400.
+     * boolean that never fails to parse; GET /keys takes nothing, and a malformed key name in
+     * DELETE /keys/{name} is 404 like an unknown one. Everything else must document 400.
      */
     private static final Set<String> NO_BAD_REQUEST = Set.of(
-            "GET /jobs/{id}", "POST /jobs/{id}/cancel", "DELETE /jobs/{id}", "GET /queues", "GET /me");
+            "GET /jobs/{id}", "POST /jobs/{id}/cancel", "DELETE /jobs/{id}", "GET /queues", "GET /me", "GET /keys",
+            "DELETE /keys/{name}");
 
     /**
      * Operations any valid key may call and that never touch the database, so the contract
@@ -127,21 +128,27 @@ class OpenApiContractTest {
     }
 
     /**
-     * The committed version of openapi/{name}: {@code git show HEAD:./openapi/<name>} when git is
-     * available and the file is tracked, otherwise the file on disk.
+     * The committed version of openapi/{name}: {@code git show HEAD:./openapi/<name>}. Never the
+     * file on disk: the build itself writes that one from the code, so comparing with it would
+     * prove nothing. Without git, or with the file not committed, the test fails.
      */
-    private static Committed committed(String name) throws IOException {
+    private static Committed committed(String name) {
         String relative = "openapi/" + name;
         Path dir = Path.of("").toAbsolutePath();
-        if (git(dir, "ls-files", "--error-unmatch", relative) != null) {
-            String text = git(dir, "show", "HEAD:./" + relative);
-            if (text != null) {
-                return new Committed(text, "as committed at HEAD");
-            }
+        if (git(dir, "--version") == null) {
+            fail("git is needed to compare the served OpenAPI document with the committed " + relative
+                    + " (the copy on disk is rewritten by every build, so it proves nothing); install git "
+                    + "or run the tests in a git checkout");
         }
-        Path file = dir.resolve(relative);
-        assertTrue(Files.exists(file), file + " is missing: run `./mvnw package -DskipTests` and commit openapi/");
-        return new Committed(Files.readString(file), "file on disk; git or a tracked copy is not available");
+        if (git(dir, "ls-files", "--error-unmatch", relative) == null) {
+            fail(relative + " is not tracked by git in " + dir + ": run `./mvnw package -DskipTests` and commit "
+                    + "openapi/");
+        }
+        String text = git(dir, "show", "HEAD:./" + relative);
+        if (text == null) {
+            fail(relative + " is not in the HEAD commit: commit openapi/");
+        }
+        return new Committed(text, "as committed at HEAD");
     }
 
     /** The command's standard output, or null when git is missing or the command fails. */
@@ -188,6 +195,23 @@ class OpenApiContractTest {
                 String name = op.getKey().toUpperCase() + " " + path.getKey();
                 seen.add(name);
                 check(doc, name, op.getValue(), problems);
+            }
+        }
+        Map<String, String> operationIds = new java.util.HashMap<>();
+        for (Map.Entry<String, JsonNode> path : paths.properties()) {
+            for (Map.Entry<String, JsonNode> op : path.getValue().properties()) {
+                if (METHODS.contains(op.getKey())) {
+                    String name = op.getKey().toUpperCase() + " " + path.getKey();
+                    String id = op.getValue().path("operationId").asText("");
+                    if (!id.matches("[a-z][A-Za-z0-9]*")) {
+                        problems.add(name + ": operationId '" + id + "' is not a lowerCamelCase name (client "
+                                + "generators name their methods after it)");
+                    } else if (operationIds.containsKey(id)) {
+                        problems.add(name + ": operationId '" + id + "' is also used by " + operationIds.get(id));
+                    } else {
+                        operationIds.put(id, name);
+                    }
+                }
             }
         }
         assertTrue(seen.containsAll(NO_BAD_REQUEST), "NO_BAD_REQUEST names operations that no longer exist: "
@@ -309,6 +333,43 @@ class OpenApiContractTest {
         assertEquals(List.of("Producers", "Workers", "Operators", "Queues", "Keys"), tags);
         assertEquals("bearer", doc.path("components").path("securitySchemes").path("apiKey").path("scheme").asText());
         assertFalse(doc.path("security").isEmpty(), "no global security requirement");
+    }
+
+    /**
+     * Swagger UI renders descriptions as Markdown and drops anything that looks like an HTML tag,
+     * so "Bearer <key>" would show as "Bearer ". Placeholders in angle brackets must sit in a
+     * `code span`, where they are shown as written.
+     */
+    @Test
+    void descriptionsShowPlaceholdersInSwaggerUi() throws IOException {
+        JsonNode doc = JSON.readTree(given().queryParam("format", "json").when().get("/q/openapi")
+                .then().statusCode(200).extract().asString());
+        List<String> problems = new ArrayList<>();
+        descriptions("", doc, problems);
+        assertTrue(problems.isEmpty(), "Descriptions with an angle-bracket placeholder outside a `code span` "
+                + "(Swagger UI would drop it):\n  " + String.join("\n  ", problems));
+        String scheme = doc.path("components").path("securitySchemes").path("apiKey").path("description").asText();
+        assertTrue(scheme.contains("`Authorization: Bearer <key>`"), scheme);
+    }
+
+    private static void descriptions(String at, JsonNode node, List<String> problems) {
+        if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> e : node.properties()) {
+                String child = at + "/" + e.getKey();
+                if ((e.getKey().equals("description") || e.getKey().equals("summary")) && e.getValue().isTextual()) {
+                    String outsideCode = e.getValue().asText().replaceAll("`[^`]*`", "");
+                    if (outsideCode.matches("(?s).*<[A-Za-z/][^>]*>.*")) {
+                        problems.add(child + ": " + e.getValue().asText());
+                    }
+                } else {
+                    descriptions(child, e.getValue(), problems);
+                }
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                descriptions(at + "/" + i, node.get(i), problems);
+            }
+        }
     }
 
     // ---- (c) Swagger UI -----------------------------------------------------------------------------

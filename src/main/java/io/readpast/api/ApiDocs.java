@@ -211,6 +211,8 @@ final class ApiDocs {
 
     static final String CLAIMED_NONE = "{\"jobs\": []}";
 
+    static final String CLAIMED_UNKNOWN = "{\"jobs\": [], \"unknownQueues\": [\"emials\"]}";
+
     static final String HEARTBEAT_BODY = "{\"leaseId\": \"" + LEASE_ID + "\", \"leaseSeconds\": 60, "
             + "\"progress\": {\"percent\": 50, \"message\": \"rendered\"}}";
 
@@ -253,6 +255,20 @@ final class ApiDocs {
             + "\"leased\": 0, \"processing\": 0, \"dead\": 0, \"lagSeconds\": null, "
             + "\"createdAt\": \"2026-11-02T09:00:00Z\", \"updatedAt\": \"2026-11-02T09:00:00Z\"}]}";
 
+    static final String KEY_BODY = "{\"name\": \"mailer\", \"roles\": [\"worker\"], "
+            + "\"queues\": [\"emails\", \"sms\"]}";
+
+    static final String KEY_CREATED = "{\"key\": \"rp_3hVq9mX0aZ8cYtK2bN4fR7uW1eD6gJ5sL0pQ9vC3xA\", "
+            + "\"name\": \"mailer\", \"roles\": [\"worker\"], \"queues\": [\"emails\", \"sms\"], "
+            + "\"origin\": \"api\", \"createdBy\": \"ops\", \"createdAt\": \"2026-11-30T12:00:00Z\"}";
+
+    static final String KEY_LIST = "{\"keys\": [{\"name\": \"ops\", \"roles\": [\"admin\"], \"queues\": null, "
+            + "\"origin\": \"configured\", \"createdBy\": null, \"createdAt\": null}, "
+            + "{\"name\": \"bootstrap-admin\", \"roles\": [\"admin\"], \"queues\": null, "
+            + "\"origin\": \"generated\", \"createdBy\": null, \"createdAt\": \"2026-11-01T09:00:00Z\"}, "
+            + "{\"name\": \"mailer\", \"roles\": [\"worker\"], \"queues\": [\"emails\", \"sms\"], "
+            + "\"origin\": \"api\", \"createdBy\": \"ops\", \"createdAt\": \"2026-11-30T12:00:00Z\"}]}";
+
     // ---- problem examples -----------------------------------------------------------------------
 
     static final String PROBLEM_INVALID = "{\"type\": \"urn:readpast:problem:invalid-request\", "
@@ -283,6 +299,18 @@ final class ApiDocs {
             + "\"title\": \"Not found\", \"status\": 404, \"detail\": \"No queue named 'emails'.\", "
             + "\"instance\": \"/queues/emails\"}";
 
+    static final String PROBLEM_KEY_NOT_FOUND = "{\"type\": \"urn:readpast:problem:not-found\", "
+            + "\"title\": \"Not found\", \"status\": 404, \"detail\": \"No stored API key named 'mailer'.\", "
+            + "\"instance\": \"/keys/mailer\"}";
+
+    static final String PROBLEM_KEY_EXISTS = "{\"type\": \"urn:readpast:problem:state-conflict\", "
+            + "\"title\": \"Conflict\", \"status\": 409, \"detail\": \"A key named 'mailer' exists already.\", "
+            + "\"instance\": \"/keys\"}";
+
+    static final String PROBLEM_KEY_CONFIGURED = "{\"type\": \"urn:readpast:problem:state-conflict\", "
+            + "\"title\": \"Conflict\", \"status\": 409, \"detail\": \"Key 'ops' is configured "
+            + "(READPAST_API_KEYS or READPAST_API_KEYS_FILE): remove it there.\", \"instance\": \"/keys/ops\"}";
+
     static final String PROBLEM_LEASE_CONFLICT = "{\"type\": \"urn:readpast:problem:lease-conflict\", "
             + "\"title\": \"Lease not held\", \"status\": 409, \"detail\": \"Job 42 is not leased with this leaseId: "
             + "the lease expired and the job was re-leased, was released, or the job already finished.\", "
@@ -302,7 +330,8 @@ final class ApiDocs {
             + "\"detail\": \"Job 42 is LEASED; cancel it first, only finished jobs can be deleted.\", "
             + "\"instance\": \"/jobs/42\"}";
 
-    static final String PROBLEM_UNSUPPORTED = "{\"type\": \"about:blank\", \"title\": \"Unsupported Media Type\", "
+    static final String PROBLEM_UNSUPPORTED = "{\"type\": \"urn:readpast:problem:unsupported-media-type\", "
+            + "\"title\": \"Unsupported Media Type\", "
             + "\"status\": 415, \"detail\": \"Send the body as application/json.\", \"instance\": \"/jobs\"}";
 
     static final String PROBLEM_UNAVAILABLE = "{\"type\": \"urn:readpast:problem:database-unavailable\", "

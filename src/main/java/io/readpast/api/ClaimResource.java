@@ -1,7 +1,9 @@
 package io.readpast.api;
 
 import io.readpast.config.ReadpastConfig;
+import io.readpast.core.Broker;
 import io.readpast.core.LongPollClaims;
+import io.readpast.store.JobRow;
 import io.smallrye.common.annotation.RunOnVirtualThread;
 import io.readpast.core.BrokerException;
 import io.readpast.security.Allowed;
@@ -26,24 +28,28 @@ public class ClaimResource {
     private final ReadpastConfig config;
     private final Caller caller;
     private final LongPollClaims claims;
+    private final Broker broker;
 
-    public ClaimResource(ReadpastConfig config, Caller caller, LongPollClaims claims) {
+    public ClaimResource(ReadpastConfig config, Caller caller, LongPollClaims claims, Broker broker) {
         this.config = config;
         this.caller = caller;
         this.claims = claims;
+        this.broker = broker;
     }
 
     @POST
     @RunOnVirtualThread
     @Allowed(Role.WORKER)
     @Tag(name = "Workers")
-    @Operation(summary = "Lease up to 'limit' claimable jobs",
+    @Operation(operationId = "claimJobs", summary = "Lease up to 'limit' claimable jobs",
             description = "Skips rows other claims hold; honours priority, due time, paused queues and maxWorkers. "
                     + "Each job comes with a fresh leaseId; {\"jobs\": []} when nothing is claimable. "
                     + "With waitSeconds (long poll), a claim that finds nothing waits up to that many seconds and "
                     + "answers as soon as a job becomes claimable, or with {\"jobs\": []} at the deadline. "
                     + "A queue-scoped key claims only from its queues (all of them when 'queues' is absent; "
-                    + "naming another queue is 403)." + ApiDocs.ROLE_WORKER)
+                    + "naming another queue is 403). An empty answer lists in 'unknownQueues' the named queues "
+                    + "that do not exist (never enqueued to, no settings): most likely mistyped names."
+                    + ApiDocs.ROLE_WORKER)
     @org.eclipse.microprofile.openapi.annotations.parameters.RequestBody(required = true,
             description = "Who claims, from which queues, how many, for how long.",
             content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = ApiDocs.JSON,
@@ -66,7 +72,9 @@ public class ClaimResource {
                             @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "claimed",
                                     value = ApiDocs.CLAIMED),
                             @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "nothing",
-                                    summary = "Nothing claimable", value = ApiDocs.CLAIMED_NONE)}))
+                                    summary = "Nothing claimable", value = ApiDocs.CLAIMED_NONE),
+                            @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "unknownQueue",
+                                    summary = "A named queue does not exist", value = ApiDocs.CLAIMED_UNKNOWN)}))
     @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "400",
             ref = ApiDocs.BAD_REQUEST)
     @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "401",
@@ -104,7 +112,8 @@ public class ClaimResource {
             }
         }
         int wait = Validate.range("waitSeconds", b.waitSeconds(), 0, 0, 30);
-        return new Responses.Claimed(claims.claim(workerId, queues, limit, lease, caller.name(), wait).stream()
-                .map(JobView::withLease).toList());
+        List<JobRow> jobs = claims.claim(workerId, queues, limit, lease, caller.name(), wait);
+        return new Responses.Claimed(jobs.stream().map(JobView::withLease).toList(),
+                jobs.isEmpty() ? broker.unknownQueues(queues, workerId) : List.of());
     }
 }

@@ -34,7 +34,7 @@ public class DeadLetterResource {
 
     @GET
     @Tag(name = "Operators")
-    @Operation(summary = "List dead letters, newest first",
+    @Operation(operationId = "listDeadLetters", summary = "List dead letters, newest first",
             description = "DEAD jobs: attempts used up, failed with retryable false, or lease expired on the last "
                     + "attempt. Keyset pagination: pass the previous page's 'next' as 'after'. "
                     + "Requeue one with POST /jobs/{id}/requeue, delete it with DELETE /jobs/{id}." + ApiDocs.ROLE_ADMIN)

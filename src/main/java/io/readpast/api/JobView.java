@@ -130,7 +130,7 @@ public record JobView(
 
     private static JobView of(JobRow r, boolean withLease, boolean withErrors) {
         return new JobView(Long.toString(r.id()), r.queue(), r.type(), r.payload(), r.priority(),
-                JobStatus.fromCode(r.status()), r.attempt(), r.maxAttempts(), r.tags() == null ? "[]" : r.tags(),
+                JobStatus.of(r), r.attempt(), r.maxAttempts(), r.tags() == null ? "[]" : r.tags(),
                 r.dueAt(), r.createdAt(), r.updatedAt(), r.startedAt(), r.finishedAt(), r.workerId(),
                 withLease ? r.leaseId() : null, r.leaseExpiresAt(), r.heartbeatAt(), r.progress(),
                 r.cancelRequested(), r.lastError(), withErrors ? errors(r.errors()) : null, r.result(),

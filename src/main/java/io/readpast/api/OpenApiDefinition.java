@@ -25,7 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                 description = "HTTP job broker on SQL Server and PostgreSQL. Producers enqueue jobs; workers in any "
                         + "language claim batches with a lease, heartbeat, and complete, fail or release them. "
                         + "Errors are RFC 9457 application/problem+json.\n\n"
-                        + "Every call needs an API key ('Authorization: Bearer <key>') with the role the operation "
+                        + "Every call needs an API key (`Authorization: Bearer <key>`) with the role the operation "
                         + "names: producer, worker or admin (admin may do everything). A key may be scoped to some "
                         + "queues. With authentication off (READPAST_AUTH_ENABLED=false) no key is needed and "
                         + "401/403 for roles do not occur."),
@@ -38,7 +38,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                 @Tag(name = "Workers", description = "Claim and settle jobs (role worker)"),
                 @Tag(name = "Operators", description = "Cancel, requeue, delete, browse, dead letters (role admin)"),
                 @Tag(name = "Queues", description = "Queue settings, counts and throughput (role admin)"),
-                @Tag(name = "Keys", description = "Who the presented API key is (any role)")
+                @Tag(name = "Keys", description = "API keys: who the presented key is (any role); keys made and "
+                        + "deleted at run time (role admin)")
         },
         components = @Components(schemas = @Schema(name = ApiDocs.ANY_VALUE,
                 description = "Any JSON value: object, array, string, number, boolean or null."),
@@ -86,6 +87,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                                 examples = @ExampleObject(name = "unavailable", value = ApiDocs.PROBLEM_UNAVAILABLE)))
         }))
 @SecurityScheme(securitySchemeName = "apiKey", type = SecuritySchemeType.HTTP, scheme = "bearer",
-        description = "An API key: 'Authorization: Bearer <key>'. See README, Security.")
+        description = "An API key, sent as `Authorization: Bearer <key>`. Paste only the key (rp_...) here: the "
+                + "'Bearer ' prefix is added for you. See README, Security.")
 public class OpenApiDefinition extends Application {
 }

@@ -10,9 +10,10 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 @Schema(description = "An RFC 9457 problem document (media type application/problem+json).")
 public record Problem(
         @Schema(description = "What kind of problem: urn:readpast:problem:invalid-request, malformed-json, "
-                + "unauthorized, forbidden, not-found, lease-conflict, state-conflict or database-unavailable "
-                + "(each as urn:readpast:problem:<slug>), or about:blank for plain HTTP errors (an unknown path, "
-                + "405, 406, 415, 500).",
+                + "unauthorized, forbidden, not-found, lease-conflict, state-conflict, unsupported-media-type "
+                + "(415: send the body as application/json) or database-unavailable (each as "
+                + "`urn:readpast:problem:<slug>`), or about:blank for plain HTTP errors (an unknown path, "
+                + "405, 406, 500).",
                 format = "uri", examples = "urn:readpast:problem:lease-conflict")
         String type,
         @Schema(description = "Short summary of the problem type.", examples = "Lease not held")

@@ -103,7 +103,9 @@ public class ProblemMappers {
             case 415 -> "Send the body as application/json.";
             default -> e.getMessage();
         };
-        Response r = Problem.response(status, null, title, detail, path(uri));
+        // 415 has a type of its own: the fix (send application/json) is the same whatever the path
+        Response r = Problem.response(status, status == 415 ? "unsupported-media-type" : null, title, detail,
+                path(uri));
         if (e.getResponse() != null && e.getResponse().getHeaderString("Allow") != null) {
             r = Response.fromResponse(r).header("Allow", e.getResponse().getHeaderString("Allow")).build();
         }

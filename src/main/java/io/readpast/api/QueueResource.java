@@ -41,7 +41,7 @@ public class QueueResource {
     @PUT
     @Path("/{name}")
     @Tag(name = "Queues")
-    @Operation(summary = "Create or replace a queue's settings",
+    @Operation(operationId = "setQueue", summary = "Create or replace a queue's settings",
             description = "Absent fields take their defaults: maxWorkers null (unlimited), paused false, active true, "
                     + "and the broker's lease, attempt and backoff defaults. Settings apply to the next claims; "
                     + "jobs already enqueued keep their maxAttempts." + ApiDocs.ROLE_ADMIN)
@@ -77,7 +77,7 @@ public class QueueResource {
     @GET
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Queues")
-    @Operation(summary = "List queues with their job counts and lag",
+    @Operation(operationId = "listQueues", summary = "List queues with their job counts and lag",
             description = "Every queue that has jobs or settings. Inactive queues are listed only with ?all=true. "
                     + "lagSeconds is the age of the oldest due job, on the database clock." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The queues, by name.",
@@ -95,7 +95,7 @@ public class QueueResource {
     @Path("/{name}/pause")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Queues")
-    @Operation(summary = "Pause a queue: nothing in it is claimed until it is resumed",
+    @Operation(operationId = "pauseQueue", summary = "Pause a queue: nothing in it is claimed until it is resumed",
             description = "Sets paused, keeping the other settings; creates the queue (with default settings) when it "
                     + "does not exist yet. Jobs already leased are not affected. No request body." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The queue, paused.",
@@ -114,7 +114,7 @@ public class QueueResource {
     @Path("/{name}/resume")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Queues")
-    @Operation(summary = "Resume a paused queue",
+    @Operation(operationId = "resumeQueue", summary = "Resume a paused queue",
             description = "Clears paused, keeping the other settings; creates the queue (with default settings) when "
                     + "it does not exist yet. No request body." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The queue, not paused.",
@@ -133,7 +133,7 @@ public class QueueResource {
     @Consumes(MediaType.WILDCARD)
     @Path("/{name}")
     @Tag(name = "Queues")
-    @Operation(summary = "Read a queue's settings and job counts",
+    @Operation(operationId = "getQueue", summary = "Read a queue's settings and job counts",
             description = "Settings (null: the broker default applies), job counts by status and lag. A queue exists "
                     + "once a job was enqueued into it or it was configured (PUT, pause, resume)." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The queue.",

@@ -207,4 +207,18 @@ public final class Requests {
                     minimum = "0", maximum = "2592000", examples = "600")
             Long backoffCapSeconds) {
     }
+
+    @Schema(description = "A new API key.", requiredProperties = {"name", "roles"})
+    public record CreateKey(
+            @Schema(description = "The key's name, recorded as createdBy/modifiedBy on jobs and in audit log lines: "
+                    + "1-100 letters, digits and . _ @ - (starting with a letter or digit); unique among all keys.",
+                    pattern = "^[A-Za-z0-9][A-Za-z0-9._@-]*$", maxLength = 100, examples = "mailer")
+            String name,
+            @Schema(description = "One or more of producer, worker, admin (admin may do everything).",
+                    minItems = 1, examples = "[\"worker\"]")
+            List<String> roles,
+            @Schema(description = "Producer and worker keys only: the queues the key may use (1-100 names); "
+                    + "absent: every queue.", maxItems = 100, examples = "[\"emails\", \"sms\"]")
+            List<String> queues) {
+    }
 }

@@ -16,7 +16,13 @@ public final class Responses {
     public record Claimed(
             @Schema(description = "0 to 'limit' jobs, status LEASED, each with a fresh leaseId; empty when nothing "
                     + "was claimable (at once, or at the end of waitSeconds).")
-            List<JobView> jobs) {
+            List<JobView> jobs,
+            @Schema(description = "Only in an empty answer, and only when some of the queues the claim named (or "
+                    + "the key's scope) do not exist: no job was ever enqueued there and no settings were made. "
+                    + "A claim on them finds nothing until that changes, so check the names. Absent otherwise.",
+                    examples = "[\"emials\"]")
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+            List<String> unknownQueues) {
     }
 
     /** One answer of a batch: {@code status} as HTTP would give it, and the job or the problem. */
@@ -139,6 +145,66 @@ public final class Responses {
                     c == null ? null : c.pending(), c == null ? null : c.scheduled(),
                     c == null ? null : c.leased(), c == null ? null : c.processing(), c == null ? null : c.dead(),
                     lag, q.createdAt(), q.updatedAt());
+        }
+    }
+
+    @Schema(description = "An API key as the broker lists it: never the key itself, nor its digest.")
+    public record KeyView(
+            @Schema(description = "The key's name.", examples = "mailer")
+            String name,
+            @Schema(description = "Its roles: producer, worker, admin.", examples = "[\"worker\"]")
+            List<String> roles,
+            @Schema(nullable = true, description = "The queues a producer or worker key may use; null: every queue.",
+                    examples = "[\"emails\", \"sms\"]")
+            List<String> queues,
+            @Schema(description = "configured (READPAST_API_KEYS or READPAST_API_KEYS_FILE; not deletable here), "
+                    + "generated (the admin key made at first start) or api (made with POST /keys).",
+                    enumeration = {"configured", "generated", "api"}, examples = "api")
+            String origin,
+            @Schema(nullable = true, description = "Name of the key that made it (POST /keys); null otherwise.",
+                    examples = "ops")
+            String createdBy,
+            @Schema(nullable = true, description = "When it was stored; null for configured keys.")
+            Instant createdAt) {
+
+        static KeyView of(io.readpast.security.ApiKeys.Info k) {
+            return new KeyView(k.name(), k.roles().stream().sorted()
+                    .map(r -> r.name().toLowerCase(java.util.Locale.ROOT)).toList(),
+                    k.queues() == null ? null : k.queues().stream().sorted().toList(),
+                    k.origin(), k.createdBy(), k.createdAt());
+        }
+    }
+
+    @Schema(description = "Every API key the broker accepts.")
+    public record KeyList(
+            @Schema(description = "Configured keys first, then stored ones (generated and made with POST /keys), "
+                    + "by name.")
+            List<KeyView> keys) {
+    }
+
+    @Schema(description = "A new API key. 'key' is shown this once: only its SHA-256 digest is stored.")
+    public record KeyCreated(
+            @Schema(description = "The key to hand to the client, sent as `Authorization: Bearer <key>`. Shown "
+                    + "only in this answer.", examples = "rp_3hVq9mX0aZ8cYtK2bN4fR7uW1eD6gJ5sL0pQ9vC3xA")
+            String key,
+            @Schema(description = "The key's name.", examples = "mailer")
+            String name,
+            @Schema(description = "Its roles.", examples = "[\"worker\"]")
+            List<String> roles,
+            @Schema(nullable = true, description = "Its queue scope; null: every queue.",
+                    examples = "[\"emails\", \"sms\"]")
+            List<String> queues,
+            @Schema(description = "Always api.", enumeration = "api", examples = "api")
+            String origin,
+            @Schema(nullable = true, description = "Name of the key that made it; null with authentication off.",
+                    examples = "ops")
+            String createdBy,
+            @Schema(description = "When it was stored.")
+            Instant createdAt) {
+
+        static KeyCreated of(io.readpast.security.ApiKeys.Created c) {
+            KeyView v = KeyView.of(c.info());
+            return new KeyCreated(c.key(), v.name(), v.roles(), v.queues(), v.origin(), v.createdBy(), v.createdAt());
         }
     }
 }

@@ -53,19 +53,38 @@ public final class EmbeddedDatabase {
 
     /**
      * Starts the server (once per JVM) with its data in {@code dataDir}; {@code clean} wipes the
-     * directory first (the test suite does, the broker does not).
+     * directory first (the test suite does, the broker does not); {@code durable} see {@link #builder}.
      */
-    public static void start(Path dataDir, boolean clean) throws IOException {
+    public static void start(Path dataDir, boolean clean, boolean durable) throws IOException {
         synchronized (System.class) {
             if (running()) {
                 return;
             }
-            startOnce(dataDir, clean);
+            startOnce(dataDir, clean, durable);
             System.setProperty(STARTED_PROPERTY, "true");
         }
     }
 
-    private static void startOnce(Path dataDir, boolean clean) throws IOException {
+    /**
+     * The server's settings. zonky's defaults are for throwaway test databases: fsync off (its
+     * {@code -F} flag) and synchronous_commit off, so a crash of the machine can lose committed
+     * jobs or corrupt the data directory. {@code durable} (the broker's default) turns both back
+     * on, as PostgreSQL ships them; the later {@code -c fsync=on} overrides {@code -F}.
+     */
+    public static EmbeddedPostgres.Builder builder(Path dataDir, int port, boolean durable) {
+        EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
+                .setPort(port)
+                .setDataDirectory(dataDir.toAbsolutePath())
+                .setCleanDataDirectory(false);
+        if (durable) {
+            b.setServerConfig("fsync", "on")
+                    .setServerConfig("synchronous_commit", "on")
+                    .setServerConfig("full_page_writes", "on");
+        }
+        return b;
+    }
+
+    private static void startOnce(Path dataDir, boolean clean, boolean durable) throws IOException {
         if (clean && Files.exists(dataDir)) {
             try (Stream<Path> files = Files.walk(dataDir)) {
                 for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
@@ -74,10 +93,6 @@ public final class EmbeddedDatabase {
             }
         }
         Files.createDirectories(dataDir);
-        server = EmbeddedPostgres.builder()
-                .setPort(port())
-                .setDataDirectory(dataDir.toAbsolutePath())
-                .setCleanDataDirectory(false)
-                .start();
+        server = builder(dataDir, port(), durable).start();
     }
 }

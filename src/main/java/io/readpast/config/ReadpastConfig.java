@@ -45,6 +45,13 @@ public interface ReadpastConfig {
         /** Wipe the data directory at start (the test suite does). */
         @WithDefault("false")
         boolean clean();
+
+        /**
+         * READPAST_EMBEDDED_DURABLE: fsync and synchronous_commit on, so that committed jobs
+         * survive a crash. false only for throwaway data (the test suite).
+         */
+        @WithDefault("true")
+        boolean durable();
     }
 
     /** API keys (README "Security"). */
@@ -58,6 +65,10 @@ public interface ReadpastConfig {
 
         /** READPAST_API_KEYS_FILE: a file with more keys in the same format (one per line or comma-separated). */
         Optional<String> keysFile();
+
+        /** How often each instance re-reads the stored keys (generated, made with POST /keys). */
+        @WithDefault("5s")
+        String refresh();
     }
 
     /** Deploy-time database: READPAST_DB_URL / _USERNAME / _PASSWORD. */

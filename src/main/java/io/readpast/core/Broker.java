@@ -29,6 +29,10 @@ public class Broker {
     private final ReadpastConfig config;
     private final JobAnnouncer announcer;
     private final BrokerMetrics metrics;
+    /** Queues seen to exist; queues are never deleted, so each is asked of the database once. */
+    private final java.util.Set<String> knownQueues = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Unknown queue names already logged by this instance (bounded). */
+    private final java.util.Set<String> loggedUnknown = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public Broker(JobStore store, ReadpastConfig config, JobAnnouncer announcer, BrokerMetrics metrics) {
         this.store = store;
@@ -39,7 +43,7 @@ public class Broker {
 
     /** Counts a settled job by the state it reached. */
     private JobRow counted(JobRow job, boolean expired) {
-        BrokerMetrics.Event event = switch (JobStatus.fromCode(job.status())) {
+        BrokerMetrics.Event event = switch (JobStatus.of(job)) {
             case SUCCEEDED -> BrokerMetrics.Event.COMPLETED;
             case DEAD -> BrokerMetrics.Event.DEAD;
             case CANCELLED -> BrokerMetrics.Event.CANCELLED;
@@ -67,7 +71,7 @@ public class Broker {
     }
 
     private void announce(JobRow job) {
-        if (job.status() == JobStatus.PENDING.code() && dueNow(job)) {
+        if (JobStatus.of(job) == JobStatus.PENDING && dueNow(job)) {
             announcer.announce(job.queue(), 1);
         }
     }
@@ -190,6 +194,34 @@ public class Broker {
         return jobs;
     }
 
+    /**
+     * The queues among these that do not exist: no job was ever enqueued there and no settings
+     * were made (most likely a mistyped name). A claim naming them finds nothing, forever; the
+     * claim answer lists them, and each is logged once per instance.
+     */
+    public List<String> unknownQueues(List<String> queues, String workerId) {
+        if (queues == null || queues.isEmpty()) {
+            return List.of();
+        }
+        List<String> ask = queues.stream().filter(q -> !knownQueues.contains(q)).distinct().toList();
+        if (ask.isEmpty()) {
+            return List.of();
+        }
+        java.util.Set<String> found = new java.util.HashSet<>(store.queueFind(ask));
+        if (knownQueues.size() > 100_000) {
+            knownQueues.clear();
+        }
+        knownQueues.addAll(found);
+        List<String> unknown = ask.stream().filter(q -> !found.contains(q)).toList();
+        for (String q : unknown) {
+            if (loggedUnknown.size() < 10_000 && loggedUnknown.add(q)) {
+                LOG.warnf("Worker %s claims from queue '%s', which does not exist (nothing was ever enqueued "
+                        + "there and it has no settings); check the name", workerId, q);
+            }
+        }
+        return unknown;
+    }
+
     public JobRow heartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {
         return store.jobHeartbeat(id, leaseId, leaseSeconds, progress).orElseThrow(() -> lost(id));
     }
@@ -199,8 +231,8 @@ public class Broker {
         return done.isPresent() ? counted(done.get(), false) : settledEarlier(id, leaseId, JobStatus.SUCCEEDED);
     }
 
-    /** Per-item outcome of a batch completion: the HTTP-like status and the job or the reason. */
-    public record Completion(long id, int status, JobRow job, BrokerException error) {
+    /** Per-item outcome of a batch completion: done (no error), or why not. */
+    public record Completion(long id, BrokerException error) {
     }
 
     /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
@@ -211,13 +243,13 @@ public class Broker {
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (io.readpast.store.CompleteItem item : items) {
             if (done.containsKey(item.id()) && seen.add(item.id())) {
-                out.add(new Completion(item.id(), 200, null, null));
+                out.add(new Completion(item.id(), null));
             } else {
                 try {
                     settledEarlier(item.id(), item.leaseId(), JobStatus.SUCCEEDED);
-                    out.add(new Completion(item.id(), 200, null, null));
+                    out.add(new Completion(item.id(), null));
                 } catch (BrokerException e) {
-                    out.add(new Completion(item.id(), 0, null, e));
+                    out.add(new Completion(item.id(), e));
                 }
             }
         }
@@ -234,7 +266,7 @@ public class Broker {
             return settledEarlier(id, leaseId, JobStatus.CANCELLED);
         }
         JobRow job = released.get();
-        metrics.count(job.status() == JobStatus.CANCELLED.code() ? BrokerMetrics.Event.CANCELLED
+        metrics.count(JobStatus.of(job) == JobStatus.CANCELLED ? BrokerMetrics.Event.CANCELLED
                 : BrokerMetrics.Event.RELEASED, job.queue(), 1);
         return announced(job);
     }
@@ -257,11 +289,11 @@ public class Broker {
                 return flagged.get();
             }
             JobRow job = get(id);
-            JobStatus status = JobStatus.fromCode(job.status());
+            JobStatus status = JobStatus.of(job);
             if (status == JobStatus.CANCELLED) {
                 return job;
             }
-            if (status.terminal()) {
+            if (!status.canBecome(JobStatus.CANCELLED)) {
                 throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
                         "Job " + id + " is " + status + " and can no longer be cancelled.");
             }
@@ -284,7 +316,7 @@ public class Broker {
         }
         requeued.ifPresent(j -> LOG.infof("Job %d requeued by %s%s", id, who(by), payload == null ? "" : " with a new payload"));
         return requeued.orElseThrow(() -> {
-            JobStatus status = JobStatus.fromCode(get(id).status());
+            JobStatus status = JobStatus.of(get(id));
             return new BrokerException(BrokerException.Kind.STATE_CONFLICT,
                     "Job " + id + " is " + status + "; only DEAD or CANCELLED jobs can be requeued.");
         });
@@ -295,7 +327,7 @@ public class Broker {
         if (store.jobPurge(id)) {
             LOG.infof("Job %d deleted by %s", id, who(by));
         } else {
-            JobStatus status = JobStatus.fromCode(get(id).status());
+            JobStatus status = JobStatus.of(get(id));
             throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
                     "Job " + id + " is " + status + "; cancel it first, only finished jobs can be deleted.");
         }
@@ -332,7 +364,7 @@ public class Broker {
         if (job.leaseId() == null || !job.leaseId().equalsIgnoreCase(leaseId)) {
             throw BrokerException.leaseConflict(id);
         }
-        if (JobStatus.fromCode(job.status()).terminal()) {
+        if (JobStatus.of(job).terminal()) {
             return settledEarlier(id, leaseId, JobStatus.DEAD, JobStatus.CANCELLED);
         }
         Optional<JobRow> settled = settleFailure(job, error, retryable, retryAfter, false, by);
@@ -420,7 +452,7 @@ public class Broker {
      */
     private JobRow settledEarlier(long id, String leaseId, JobStatus... outcomes) {
         JobRow job = store.jobGet(id).orElseThrow(() -> BrokerException.jobNotFound(id));
-        JobStatus status = JobStatus.fromCode(job.status());
+        JobStatus status = JobStatus.of(job);
         if (status.terminal() && job.leaseId() != null && job.leaseId().equalsIgnoreCase(leaseId)
                 && java.util.Arrays.asList(outcomes).contains(status)) {
             return job;

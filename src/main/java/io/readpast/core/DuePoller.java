@@ -1,7 +1,6 @@
 package io.readpast.core;
 
 import io.quarkus.runtime.ShutdownEvent;
-import io.readpast.config.Engine;
 import io.readpast.store.JobStore;
 import io.readpast.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,8 +14,9 @@ import java.util.Set;
  * One poll per instance, shared by all its waiting claims: while claims wait, it asks the
  * database once per tick whether any of their queues has due work (scheduled jobs coming due,
  * retries after backoff, expired leases, and on SQL Server enqueues on other instances) and
- * wakes one waiter when so. PostgreSQL ticks every second (other instances' enqueues arrive
- * by NOTIFY); SQL Server polls every 200 ms while work keeps coming and backs off to 1 s when idle.
+ * wakes one waiter when so. It ticks every second when the engine has a channel between instances
+ * (other instances' enqueues arrive by it: PostgreSQL NOTIFY); without one (SQL Server) it polls
+ * every 200 ms while work keeps coming and backs off to 1 s when idle.
  * Each queue with due work wakes one of its waiters.
  * Nobody waiting: no statement at all.
  */
@@ -37,12 +37,13 @@ public class DuePoller {
         this.wakeups = wakeups;
     }
 
-    public synchronized void start(JobStore store, Engine engine) {
+    /** {@code fasterWhenBusy}: the engine has no channel between instances, so this poll must find their work. */
+    public synchronized void start(JobStore store, boolean fasterWhenBusy) {
         if (running) {
             return;
         }
         running = true;
-        thread = Thread.ofVirtual().name("readpast-due-poller").start(() -> loop(store, engine));
+        thread = Thread.ofVirtual().name("readpast-due-poller").start(() -> loop(store, fasterWhenBusy));
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -53,10 +54,10 @@ public class DuePoller {
         }
     }
 
-    private void loop(JobStore store, Engine engine) {
+    private void loop(JobStore store, boolean fasterWhenBusy) {
         while (running) {
             long now = System.currentTimeMillis();
-            boolean busy = engine == Engine.SQLSERVER && now - lastFoundMs < BUSY_WINDOW_MS;
+            boolean busy = fasterWhenBusy && now - lastFoundMs < BUSY_WINDOW_MS;
             try {
                 Thread.sleep(busy ? BUSY_MS : IDLE_MS);
             } catch (InterruptedException e) {

@@ -1,15 +1,28 @@
 package io.readpast.core;
 
+import io.readpast.store.JobRow;
+
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
 /**
- * Job states with their stored codes. PENDING, LEASED and PROCESSING live in the hot table;
- * SUCCEEDED and CANCELLED in the archive; DEAD in the dead-letter table.
+ * Job states, their stored codes and the transitions between them, all in one place. PENDING,
+ * LEASED and PROCESSING live in the hot table; SUCCEEDED and CANCELLED in the archive; DEAD in
+ * the dead-letter table. Each transition is one guarded SQL statement (its WHERE clause names
+ * the states it leaves); {@link #canBecome} is what the broker consults to explain a refusal.
  *
  * <pre>
- * PENDING --claim--> LEASED --heartbeat--> PROCESSING
- * LEASED|PROCESSING --complete--> SUCCEEDED
+ * PENDING    --claim-->                              LEASED
+ * PENDING    --cancel-->                             CANCELLED
+ * LEASED     --heartbeat-->                          PROCESSING
+ * LEASED|PROCESSING --complete-->                    SUCCEEDED
  * LEASED|PROCESSING --fail/lease expiry, attempts left--> PENDING (later due time)
  * LEASED|PROCESSING --fail/lease expiry, none left, or fatal--> DEAD
- * LEASED|PROCESSING --release--> PENDING (attempt given back)
+ * LEASED|PROCESSING --release-->                     PENDING (attempt given back)
+ * LEASED|PROCESSING --fail/release/expiry after a cancel request--> CANCELLED
+ * DEAD|CANCELLED     --requeue-->                    PENDING (attempts reset)
  * </pre>
  */
 public enum JobStatus {
@@ -20,23 +33,44 @@ public enum JobStatus {
     DEAD(4),
     CANCELLED(5);
 
+    private static final Map<JobStatus, Set<JobStatus>> NEXT = new EnumMap<>(JobStatus.class);
+
+    static {
+        NEXT.put(PENDING, EnumSet.of(LEASED, CANCELLED));
+        NEXT.put(LEASED, EnumSet.of(PROCESSING, SUCCEEDED, PENDING, DEAD, CANCELLED));
+        NEXT.put(PROCESSING, EnumSet.of(SUCCEEDED, PENDING, DEAD, CANCELLED));
+        NEXT.put(SUCCEEDED, EnumSet.noneOf(JobStatus.class));
+        NEXT.put(DEAD, EnumSet.of(PENDING));
+        NEXT.put(CANCELLED, EnumSet.of(PENDING));
+    }
+
     private final int code;
 
     JobStatus(int code) {
         this.code = code;
     }
 
+    /** The code stored in the status column. */
     public int code() {
         return code;
     }
 
+    /** The states this one may change into (not itself). */
+    public Set<JobStatus> next() {
+        return Set.copyOf(NEXT.get(this));
+    }
+
+    public boolean canBecome(JobStatus next) {
+        return NEXT.get(this).contains(next);
+    }
+
+    /** Finished: moved out of the hot table (SUCCEEDED, DEAD, CANCELLED). */
     public boolean terminal() {
         return code >= 3;
     }
 
-    /** True for the states in which a worker holds a lease. */
-    public boolean leased() {
-        return this == LEASED || this == PROCESSING;
+    public static JobStatus of(JobRow job) {
+        return fromCode(job.status());
     }
 
     public static JobStatus fromCode(int code) {

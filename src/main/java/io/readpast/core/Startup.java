@@ -4,19 +4,17 @@ import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.readpast.config.Engine;
 import io.readpast.security.ApiKeys;
 import io.readpast.store.Database;
 import io.readpast.store.JobStore;
-import io.readpast.store.PgNotifications;
+import io.readpast.store.InstanceChannel;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 /**
  * Brings the broker up: database (connect, migrate, statements), API keys, and the long-poll
- * machinery (the shared due poll; LISTEN/NOTIFY on PostgreSQL). When the database part fails,
+ * machinery (the shared due poll; the engine's channel between instances, if it has one). When the database part fails,
  * start-up stops with one clear log line and exit status 1 (no stack trace: the line says what to fix).
  */
 @Singleton
@@ -24,7 +22,7 @@ public class Startup {
 
     private static final Logger LOG = Logger.getLogger(Startup.class);
 
-    private volatile PgNotifications notifications;
+    private volatile InstanceChannel channel;
 
     void onStart(@Observes StartupEvent event, Database database, ApiKeys keys, DuePoller poller,
                  JobAnnouncer announcer, Wakeups wakeups) {
@@ -40,25 +38,21 @@ public class Startup {
             Quarkus.asyncExit(1);
             return;
         }
-        poller.start(store, database.engine());
-        if (database.engine() == Engine.POSTGRESQL) {
-            var config = ConfigProvider.getConfig();
-            String prefix = "quarkus.datasource." + Engine.POSTGRESQL.datasourceName() + ".";
-            notifications = new PgNotifications(database.dataSource(),
-                    config.getValue(prefix + "jdbc.url", String.class),
-                    config.getOptionalValue(prefix + "username", String.class).orElse(null),
-                    config.getOptionalValue(prefix + "password", String.class).orElse(null),
-                    announcer::received,
-                    // after (re)connecting, notifications may have been missed: let every waiter look once
-                    () -> wakeups.release(null, Integer.MAX_VALUE));
-            announcer.connectRemote(notifications::send);
+        InstanceChannel channel = database.dialect().openChannel(database.dataSource(), announcer::received,
+                // after (re)connecting, notifications may have been missed: let every waiter look once
+                () -> wakeups.release(null, Integer.MAX_VALUE));
+        // without a channel, other instances' enqueues are found only by the due poll: it polls faster while busy
+        poller.start(store, channel == null);
+        if (channel != null) {
+            this.channel = channel;
+            announcer.connectRemote(channel::send);
         }
     }
 
     void onStop(@Observes ShutdownEvent event) {
-        PgNotifications n = notifications;
-        if (n != null) {
-            n.close();
+        InstanceChannel c = channel;
+        if (c != null) {
+            c.close();
         }
     }
 }

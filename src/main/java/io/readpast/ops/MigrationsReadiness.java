@@ -1,28 +1,30 @@
 package io.readpast.ops;
 
 import io.readpast.store.Database;
-import io.readpast.store.JobStore;
-import io.readpast.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationInfoService;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
 
 /**
- * Ready when the broker started (database reached, migrations applied, statements loaded)
- * and the database answers a query of Readpast's own tables now. (The datasource check of
- * quarkus-agroal reports the pool beside it.)
+ * Ready when the broker started (database reached, migrations run, statements loaded) and
+ * Flyway, asked now, reads the database's schema history and finds every migration this build
+ * carries applied, none pending and none failed. Reading the history also proves the database
+ * answers. (The datasource check of quarkus-agroal reports the pool beside it.)
  */
 @Readiness
 @ApplicationScoped
 public class MigrationsReadiness implements HealthCheck {
 
     private final Database database;
-    private final JobStore store;
 
-    public MigrationsReadiness(Database database, JobStore store) {
+    public MigrationsReadiness(Database database) {
         this.database = database;
-        this.store = store;
     }
 
     @Override
@@ -31,12 +33,28 @@ public class MigrationsReadiness implements HealthCheck {
         if (database.engine() == null) {
             return response.down().withData("reason", "not started").build();
         }
+        response.withData("engine", database.engine().name());
+        MigrationInfoService info;
         try {
-            store.jobAnyDue(java.util.List.of());
-            return response.up().withData("engine", database.engine().name()).withData("migrations", "applied").build();
-        } catch (StoreException e) {
-            return response.down().withData("engine", database.engine().name())
-                    .withData("reason", "database unavailable").build();
+            info = database.flyway().info();
+        } catch (RuntimeException e) {
+            return response.down().withData("reason", "database unavailable").build();
         }
+        MigrationInfo current = info.current();
+        response.withData("schemaVersion", current == null || current.getVersion() == null
+                ? "none" : current.getVersion().toString());
+        String failed = versions(Arrays.stream(info.all()).filter(m -> m.getState().isFailed()).toArray(MigrationInfo[]::new));
+        if (!failed.isEmpty()) {
+            return response.down().withData("reason", "migration failed: " + failed).build();
+        }
+        String pending = versions(info.pending());
+        if (!pending.isEmpty()) {
+            return response.down().withData("reason", "migrations pending: " + pending).build();
+        }
+        return response.up().withData("migrations", "applied").build();
+    }
+
+    private static String versions(MigrationInfo[] migrations) {
+        return Arrays.stream(migrations).map(m -> "V" + m.getVersion()).collect(Collectors.joining(", "));
     }
 }

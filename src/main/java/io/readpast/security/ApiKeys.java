@@ -2,6 +2,7 @@ package io.readpast.security;
 
 import io.readpast.config.ReadpastConfig;
 import io.readpast.store.Database;
+import io.quarkus.scheduler.Scheduled;
 import io.readpast.store.JobStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -23,22 +24,34 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The keys the broker accepts. Configured keys ({@code READPAST_API_KEYS}, {@code READPAST_API_KEYS_FILE})
- * are digests only. With authentication on and none configured, the broker generates one admin
- * key on first start, stores its digest in the database and prints the key once.
- * Presented keys are hashed and compared with every digest in constant time.
+ * The keys the broker accepts, from three sources that coexist: configured keys
+ * ({@code READPAST_API_KEYS}, {@code READPAST_API_KEYS_FILE}; digests only), the admin key the
+ * broker generates on first start when no key exists at all (its digest stored in the database,
+ * the key printed once), and keys made through the admin API ({@code POST /keys}; digests stored).
+ * Stored keys are re-read every {@code readpast.auth.refresh} (default 5 s), and at once (at most
+ * once a second) when an unknown key is presented, so keys made or deleted on one instance reach
+ * the others. Presented keys are hashed and compared with every digest in constant time.
  */
 @ApplicationScoped
 public class ApiKeys {
 
     private static final Logger LOG = Logger.getLogger(ApiKeys.class);
     static final String BOOTSTRAP_NAME = "bootstrap-admin";
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,99}");
+    /** Where a key comes from, as GET /keys reports it. */
+    public static final String CONFIGURED = "configured";
+    public static final String GENERATED = "generated";
+    public static final String API = "api";
+    /** Key names: what READPAST_API_KEYS and POST /keys accept. */
+    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,99}");
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{64}");
     private static final Pattern QUEUE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,199}");
+    private static final long RELOAD_ON_MISS_NANOS = 1_000_000_000L;
 
     private final ReadpastConfig config;
-    private volatile List<ApiKey> keys = List.of();
+    private volatile List<ApiKey> configured = List.of();
+    private volatile List<ApiKey> stored = List.of();
+    private volatile JobStore store;
+    private volatile long lastReload = System.nanoTime() - RELOAD_ON_MISS_NANOS;
     private volatile boolean enabled;
 
     public ApiKeys(ReadpastConfig config) {
@@ -52,26 +65,28 @@ public class ApiKeys {
     /** Loads the keys; run once at start-up, after the database is up. */
     public void init(JobStore store) {
         enabled = config.auth().enabled();
+        this.store = store;
         if (!enabled) {
             LOG.warn("Authentication is OFF (READPAST_AUTH_ENABLED=false): anyone who can reach this port can "
                     + "enqueue, claim, cancel and delete jobs.");
             return;
         }
-        List<ApiKey> configured = new ArrayList<>();
-        config.auth().keys().ifPresent(text -> configured.addAll(parse(text, "READPAST_API_KEYS")));
+        List<ApiKey> fromConfig = new ArrayList<>();
+        config.auth().keys().ifPresent(text -> fromConfig.addAll(parse(text, "READPAST_API_KEYS")));
         config.auth().keysFile().filter(f -> !f.isBlank()).ifPresent(file -> {
             try {
-                configured.addAll(parse(Files.readString(Path.of(file)), "READPAST_API_KEYS_FILE " + file));
+                fromConfig.addAll(parse(Files.readString(Path.of(file)), "READPAST_API_KEYS_FILE " + file));
             } catch (IOException e) {
                 throw new Database.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file + ": " + e.getMessage());
             }
         });
-        if (!configured.isEmpty()) {
-            keys = List.copyOf(configured);
-            LOG.infof("Authentication on: %d API key(s) configured", configured.size());
-            return;
+        configured = List.copyOf(fromConfig);
+        if (configured.isEmpty() && store.apiKeyList().isEmpty()) {
+            bootstrap(store);
         }
-        keys = bootstrap(store);
+        reload();
+        LOG.infof("Authentication on: %d configured API key(s), %d stored (generated at first start or made with "
+                + "POST /keys)", configured.size(), stored.size());
     }
 
     /** The key whose digest matches, or null. Every digest is compared, in constant time. */
@@ -80,39 +95,145 @@ public class ApiKeys {
             return null;
         }
         byte[] digest = sha256(presented);
+        ApiKey match = match(digest);
+        if (match == null && store != null && System.nanoTime() - lastReload >= RELOAD_ON_MISS_NANOS) {
+            // maybe a key just made on another instance: look again, at most once a second
+            reloadQuietly();
+            match = match(digest);
+        }
+        return match;
+    }
+
+    private ApiKey match(byte[] digest) {
         ApiKey match = null;
-        for (ApiKey k : keys) {
-            if (MessageDigest.isEqual(digest, k.digest()) && match == null) {
-                match = k;
+        for (List<ApiKey> keys : List.of(configured, stored)) {
+            for (ApiKey k : keys) {
+                if (MessageDigest.isEqual(digest, k.digest()) && match == null) {
+                    match = k;
+                }
             }
         }
         return match;
     }
 
-    private List<ApiKey> bootstrap(JobStore store) {
-        List<JobStore.StoredKey> stored = store.apiKeyList();
-        if (stored.isEmpty()) {
-            String key = mint();
-            boolean mine = store.apiKeyInsert(new JobStore.StoredKey(BOOTSTRAP_NAME, "admin", digestHex(key)));
-            if (mine) {
-                LOG.warn("\n==========================================================================\n"
-                        + " No API keys are configured, so Readpast generated an admin key.\n"
-                        + " It is shown this once and only its SHA-256 digest is stored:\n\n"
-                        + "     " + key + "\n\n"
-                        + " Send it as 'Authorization: Bearer <key>'. Configure your own keys with\n"
-                        + " READPAST_API_KEYS (see README, Security); they replace this one.\n"
-                        + "==========================================================================");
-            }
-            stored = store.apiKeyList();
-        } else {
-            LOG.info("Authentication on: using the admin key generated on first start (configure READPAST_API_KEYS "
-                    + "to replace it)");
+    /** Re-reads the stored keys (generated and API-made) every readpast.auth.refresh. */
+    @Scheduled(every = "${readpast.auth.refresh:5s}", delayed = "5s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void refresh() {
+        if (enabled && store != null) {
+            reloadQuietly();
         }
+    }
+
+    private void reloadQuietly() {
+        try {
+            reload();
+        } catch (RuntimeException e) {
+            // the database is unavailable: keep the keys we have
+            lastReload = System.nanoTime();
+            LOG.debugf("Could not re-read the stored API keys: %s", e.getMessage());
+        }
+    }
+
+    private void reload() {
         List<ApiKey> out = new ArrayList<>();
-        for (JobStore.StoredKey s : stored) {
-            out.add(new ApiKey(s.name(), roles(s.roles()), HexFormat.of().parseHex(s.digest()), null));
+        for (JobStore.StoredKey s : store.apiKeyList()) {
+            out.add(new ApiKey(s.name(), roles(s.roles()), HexFormat.of().parseHex(s.digest()), queues(s.queues())));
         }
-        return List.copyOf(out);
+        stored = List.copyOf(out);
+        lastReload = System.nanoTime();
+    }
+
+    /** A key as GET /keys shows it: never the key or its digest. */
+    public record Info(String name, Set<Role> roles, Set<String> queues, String origin, String createdBy,
+                       java.time.Instant createdAt) {
+    }
+
+    /** Every key: configured ones first, then the stored ones as the database has them now. */
+    public List<Info> list() {
+        List<Info> out = new ArrayList<>();
+        for (ApiKey k : configured) {
+            out.add(new Info(k.name(), k.roles(), k.queues(), CONFIGURED, null, null));
+        }
+        for (JobStore.StoredKey s : store.apiKeyList()) {
+            out.add(new Info(s.name(), roles(s.roles()), queues(s.queues()), s.origin(), s.createdBy(), s.createdAt()));
+        }
+        return out;
+    }
+
+    /** A key made through the API: the key itself (shown once) and how it is listed. */
+    public record Created(String key, Info info) {
+    }
+
+    /**
+     * Makes and stores a new key; its digest is stored, the key is returned once. Empty when a
+     * configured or stored key already has this name. Arguments are validated by the caller
+     * ({@link #NAME}; admin keys are not scoped).
+     */
+    public java.util.Optional<Created> create(String name, Set<Role> roles, Set<String> queues, String by) {
+        if (configured.stream().anyMatch(k -> k.name().equals(name))) {
+            return java.util.Optional.empty();
+        }
+        String key = mint();
+        String scope = queues == null ? null : String.join("|", queues);
+        if (!store.apiKeyInsert(new JobStore.StoredKey(name, roleText(roles), digestHex(key), scope, API, by, null))) {
+            return java.util.Optional.empty();
+        }
+        reloadQuietly();
+        LOG.infof("API key %s (%s%s) created by %s", name, roleText(roles),
+                scope == null ? "" : ", queues " + scope, by == null ? "anonymous" : by);
+        Info info = list().stream().filter(i -> i.name().equals(name) && !CONFIGURED.equals(i.origin()))
+                .findFirst().orElse(new Info(name, roles, queues, API, by, null));
+        return java.util.Optional.of(new Created(key, info));
+    }
+
+    /** What {@link #delete} did. */
+    public enum Deletion {
+        DELETED, NOT_FOUND, CONFIGURED, LAST_ADMIN
+    }
+
+    /**
+     * Deletes a stored key (generated or API-made); it stops working on this instance at once
+     * and on the others at their next refresh. Configured keys are not deleted here, nor the
+     * last admin key (nobody could manage keys any more).
+     */
+    public Deletion delete(String name, String by) {
+        if (configured.stream().anyMatch(k -> k.name().equals(name))) {
+            return Deletion.CONFIGURED;
+        }
+        List<JobStore.StoredKey> now = store.apiKeyList();
+        JobStore.StoredKey target = now.stream().filter(k -> k.name().equals(name)).findFirst().orElse(null);
+        if (target == null) {
+            return Deletion.NOT_FOUND;
+        }
+        boolean admin = roles(target.roles()).contains(Role.ADMIN);
+        long admins = configured.stream().filter(k -> k.roles().contains(Role.ADMIN)).count()
+                + now.stream().filter(k -> roles(k.roles()).contains(Role.ADMIN)).count();
+        if (admin && admins <= 1) {
+            return Deletion.LAST_ADMIN;
+        }
+        if (!store.apiKeyDelete(name)) {
+            return Deletion.NOT_FOUND;
+        }
+        reloadQuietly();
+        LOG.infof("API key %s deleted by %s", name, by == null ? "anonymous" : by);
+        return Deletion.DELETED;
+    }
+
+    private void bootstrap(JobStore store) {
+        String key = mint();
+        boolean mine = store.apiKeyInsert(new JobStore.StoredKey(BOOTSTRAP_NAME, "admin", digestHex(key), null,
+                GENERATED, null, null));
+        if (mine) {
+            LOG.warn("\n==========================================================================\n"
+                    + " No API keys are configured, so Readpast generated an admin key.\n"
+                    + " It is shown this once and only its SHA-256 digest is stored:\n\n"
+                    + "     " + key + "\n\n"
+                    + " Send it as 'Authorization: Bearer <key>'. Make keys for producers and\n"
+                    + " workers with POST /keys, or configure them in READPAST_API_KEYS\n"
+                    + " (see README, Security); this key keeps working beside them.\n"
+                    + "==========================================================================");
+        }
     }
 
     /** Parses {@code name:role[+role]:sha256hex[:queues=a|b]} entries, comma- or newline-separated. */
@@ -175,6 +296,17 @@ public class ApiKeys {
             roles.add(Role.parse(r));
         }
         return Set.copyOf(roles);
+    }
+
+    /** Roles as stored and configured: "producer+worker". */
+    static String roleText(Set<Role> roles) {
+        return roles.stream().sorted().map(r -> r.name().toLowerCase(java.util.Locale.ROOT))
+                .collect(java.util.stream.Collectors.joining("+"));
+    }
+
+    /** A stored scope "a|b", or null for every queue. */
+    private static Set<String> queues(String text) {
+        return text == null || text.isBlank() ? null : Set.copyOf(java.util.Arrays.asList(text.split("\\|")));
     }
 
     /** A new random key: "rp_" and 32 random bytes, base64url. */

@@ -37,9 +37,19 @@ public class AuthFilter {
         ApiKey key = keys.authenticate(presented);
         String path = "/" + ctx.getUriInfo().getPath().replaceFirst("^/", "");
         if (key == null) {
-            Response r = Problem.response(401, "unauthorized", "Unauthorized",
-                    header == null ? "Send an API key as 'Authorization: Bearer <key>'."
-                            : "The API key was not accepted.", path);
+            String detail;
+            if (header == null) {
+                detail = "Send an API key as 'Authorization: Bearer <key>'.";
+            } else if (presented == null && validWithoutScheme(header)) {
+                // a real key, sent without the scheme (or with another one): say what to change
+                detail = "This API key is valid, but the header must read 'Authorization: Bearer <key>': "
+                        + "put 'Bearer ' before the key.";
+            } else if (presented == null) {
+                detail = "The Authorization header must read 'Bearer <key>'.";
+            } else {
+                detail = "The API key was not accepted.";
+            }
+            Response r = Problem.response(401, "unauthorized", "Unauthorized", detail, path);
             return Response.fromResponse(r).header("WWW-Authenticate", "Bearer realm=\"readpast\"").build();
         }
         Method method = info.getResourceMethod();
@@ -59,5 +69,12 @@ public class AuthFilter {
         }
         caller.set(key);
         return null;
+    }
+
+    /** True when the header, or what follows its first space ("Token rp_..."), is a valid key. */
+    private boolean validWithoutScheme(String header) {
+        String raw = header.strip();
+        int space = raw.indexOf(' ');
+        return keys.authenticate(raw) != null || (space > 0 && keys.authenticate(raw.substring(space + 1).strip()) != null);
     }
 }

@@ -27,6 +27,7 @@ public class Database {
     private volatile JdbcJobStore store;
     private volatile Engine engine;
     private volatile AgroalDataSource dataSource;
+    private volatile Dialect dialect;
 
     public Database(ReadpastConfig config) {
         this.config = config;
@@ -78,10 +79,7 @@ public class Database {
             throw new StartupFailure("Cannot check the database at " + redact(url) + ": " + rootMessage(e));
         }
         try {
-            Flyway flyway = Arc.container()
-                    .select(Flyway.class, FlywayDataSource.FlywayDataSourceLiteral.of(engine.datasourceName()))
-                    .get();
-            flyway.migrate();
+            flyway(engine).migrate();
         } catch (RuntimeException e) {
             throw new StartupFailure("Database migration failed on " + redact(url) + ": " + rootMessage(e));
         }
@@ -93,6 +91,7 @@ public class Database {
         }
         this.engine = engine;
         this.dataSource = ds;
+        this.dialect = dialect;
         store = new JdbcJobStore(ds, dialect, catalog);
         return store;
     }
@@ -107,9 +106,28 @@ public class Database {
         return engine;
     }
 
+    /** What differs for the engine in use (after {@link #start()}). */
+    public Dialect dialect() {
+        return dialect;
+    }
+
     /** The active pool (after {@link #start()}). */
     public AgroalDataSource dataSource() {
         return dataSource;
+    }
+
+    /** The Flyway instance of the engine in use (after {@link #start()}): readiness asks it. */
+    public Flyway flyway() {
+        if (engine == null) {
+            throw new IllegalStateException("the database has not started");
+        }
+        return flyway(engine);
+    }
+
+    private static Flyway flyway(Engine engine) {
+        return Arc.container()
+                .select(Flyway.class, FlywayDataSource.FlywayDataSourceLiteral.of(engine.datasourceName()))
+                .get();
     }
 
     /** Names of the named datasources (one per engine) that have a JDBC URL and so are active. */
@@ -127,7 +145,7 @@ public class Database {
     private String startEmbedded() {
         java.nio.file.Path dir = java.nio.file.Path.of(config.embedded().dataDir());
         try {
-            io.readpast.config.EmbeddedDatabase.start(dir, config.embedded().clean());
+            io.readpast.config.EmbeddedDatabase.start(dir, config.embedded().clean(), config.embedded().durable());
         } catch (java.io.IOException | RuntimeException e) {
             throw new StartupFailure("READPAST_DB_URL is not set and the embedded PostgreSQL did not start ("
                     + rootMessage(e) + "); set READPAST_DB_URL to your database");

@@ -2,17 +2,32 @@ package io.readpast.store;
 
 import io.readpast.config.Engine;
 
+import javax.sql.DataSource;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Instant;
+import java.util.function.BiConsumer;
 
-/** What differs between the engines outside the SQL text: time binding and error codes. */
+/**
+ * What differs between the engines outside the SQL text: time binding, error codes, and how
+ * broker instances tell each other about new work.
+ */
 public interface Dialect {
 
     Engine engine();
+
+    /**
+     * Opens this engine's channel to the other broker instances: {@code onReceive} gets their
+     * announcements (queue, count), {@code onReconnect} runs whenever the channel (re)connects,
+     * since announcements may have been missed meanwhile. Null when the engine has none: then the
+     * due poll is how other instances' new work is found.
+     */
+    default InstanceChannel openChannel(DataSource pool, BiConsumer<String, Integer> onReceive, Runnable onReconnect) {
+        return null;
+    }
 
     void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException;
 

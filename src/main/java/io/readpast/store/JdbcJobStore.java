@@ -1,7 +1,5 @@
 package io.readpast.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jboss.logging.Logger;
 
 import javax.sql.DataSource;
@@ -29,7 +27,6 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class JdbcJobStore implements JobStore {
 
     private static final Logger LOG = Logger.getLogger(JdbcJobStore.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_TRIES = 5;
     /** Claim order: priority (higher first), then due time, then id. */
     private static final java.util.Comparator<JobRow> CLAIM_ORDER = java.util.Comparator
@@ -49,10 +46,6 @@ public final class JdbcJobStore implements JobStore {
         for (Stmt s : Stmt.values()) {
             statements.put(s, new java.util.concurrent.atomic.AtomicLong());
         }
-    }
-
-    public Dialect dialect() {
-        return dialect;
     }
 
     /** How many times this store has run a statement (the cost figure for idle long-polls). */
@@ -112,7 +105,7 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public List<JobRow> jobClaim(String workerId, List<String> queues, int limit, Integer leaseSeconds,
                                  int defaultLeaseSeconds, String by) {
-        String queuesJson = queues == null ? null : json(queues);
+        String queuesJson = queues == null ? null : Json.write(queues);
         return tx(c -> {
             // Serialise claims on capped queues only: lock their rows first, in a statement of
             // its own, so that the claim's snapshot (PostgreSQL) sees every lease committed
@@ -122,7 +115,7 @@ public final class JdbcJobStore implements JobStore {
             Params p = Params.of()
                     .str("worker_id", workerId)
                     .str("queues", queuesJson)
-                    .str("locked_queues", json(locked))
+                    .str("locked_queues", Json.write(locked))
                     .integer("limit", limit)
                     .integer("lease_seconds", leaseSeconds)
                     .integer("default_lease_seconds", defaultLeaseSeconds)
@@ -156,7 +149,7 @@ public final class JdbcJobStore implements JobStore {
             m.put("result", i.result());
             rows.add(m);
         }
-        Params p = Params.of().str("items", json(rows)).str("modified_by", by);
+        Params p = Params.of().str("items", Json.write(rows)).str("modified_by", by);
         return tx(c -> {
             java.util.Map<Long, String> done = new java.util.HashMap<>();
             for (Object[] row : query(c, Stmt.JOB_COMPLETE_MANY, p,
@@ -202,7 +195,7 @@ public final class JdbcJobStore implements JobStore {
         Params p = Params.of()
                 .str("queue", f.queue())
                 .str("type", f.type())
-                .str("statuses", f.statuses() == null ? null : json(f.statuses()))
+                .str("statuses", f.statuses() == null ? null : Json.write(f.statuses()))
                 .str("tag", f.tag())
                 .lng("after", f.after())
                 .integer("limit", f.limit());
@@ -314,21 +307,36 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
+    public List<String> queueFind(List<String> names) {
+        Params p = Params.of().str("queues", Json.write(names));
+        return tx(c -> query(c, Stmt.QUEUE_FIND, p, (rs, cols) -> rs.getString(cols.get("name"))));
+    }
+
+    @Override
     public List<String> jobAnyDue(List<String> queues) {
-        Params p = Params.of().str("queues", queues == null ? null : json(queues));
+        Params p = Params.of().str("queues", queues == null ? null : Json.write(queues));
         return tx(c -> query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> rs.getString(cols.get("name"))));
     }
 
     @Override
     public List<StoredKey> apiKeyList() {
         return tx(c -> query(c, Stmt.API_KEY_LIST, Params.of(), (rs, cols) -> new StoredKey(
-                rs.getString(cols.get("name")), rs.getString(cols.get("roles")), rs.getString(cols.get("digest")).strip())));
+                str(rs, cols, "name"), str(rs, cols, "roles"), str(rs, cols, "digest").strip(),
+                str(rs, cols, "queues"), str(rs, cols, "origin"), str(rs, cols, "created_by"),
+                instant(rs, cols, "created_at"))));
     }
 
     @Override
     public boolean apiKeyInsert(StoredKey key) {
-        Params p = Params.of().str("name", key.name()).str("roles", key.roles()).str("digest", key.digest());
+        Params p = Params.of().str("name", key.name()).str("roles", key.roles()).str("digest", key.digest())
+                .str("queues", key.queues()).str("origin", key.origin()).str("created_by", key.createdBy());
         return tx(c -> !query(c, Stmt.API_KEY_INSERT, p, (rs, cols) -> rs.getString(1)).isEmpty());
+    }
+
+    @Override
+    public boolean apiKeyDelete(String name) {
+        return tx(c -> !query(c, Stmt.API_KEY_DELETE, Params.of().str("name", name), (rs, cols) -> rs.getString(1))
+                .isEmpty());
     }
 
     // ---- plumbing --------------------------------------------------------------------------
@@ -564,13 +572,5 @@ public final class JdbcJobStore implements JobStore {
 
     private static <T> Optional<T> single(List<T> rows) {
         return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
-    }
-
-    private static String json(Object values) {
-        try {
-            return JSON.writeValueAsString(values);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -111,15 +111,26 @@ public interface JobStore {
 
     QueueRow queueSetPaused(String name, boolean paused);
 
-    /** A stored (generated) API key: name, roles ("admin", "producer+worker"), SHA-256 hex digest. */
-    record StoredKey(String name, String roles, String digest) {
+    /** The names among these that have a queue row (as given; the database's comparison decides). */
+    List<String> queueFind(List<String> names);
+
+    /**
+     * A stored API key: name, roles ("admin", "producer+worker"), SHA-256 hex digest, queue scope
+     * (a|b as in READPAST_API_KEYS; null = every queue), origin ("generated" at first start, or "api"), the
+     * key that made it and when.
+     */
+    record StoredKey(String name, String roles, String digest, String queues, String origin, String createdBy,
+                     java.time.Instant createdAt) {
     }
 
     List<StoredKey> apiKeyList();
 
+    /** Deletes a stored key; false when there was none of that name. */
+    boolean apiKeyDelete(String name);
+
     /** The queues among these (null = every queue) with a job claimable now: the long-poll check. */
     List<String> jobAnyDue(List<String> queues);
 
-    /** Stores a generated key unless one of that name exists; true when this call stored it. */
+    /** Stores a key unless one of that name exists; true when this call stored it. */
     boolean apiKeyInsert(StoredKey key);
 }

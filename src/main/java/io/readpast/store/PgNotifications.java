@@ -26,7 +26,7 @@ import java.util.function.BiConsumer;
  * coalesced per queue and sent at most every 10 ms, the first one at once. Payload lines:
  * the sender's instance id, then {@code queue TAB count} per queue.
  */
-public final class PgNotifications implements AutoCloseable {
+public final class PgNotifications implements InstanceChannel {
 
     private static final Logger LOG = Logger.getLogger(PgNotifications.class);
     static final String CHANNEL = "readpast_jobs";
@@ -64,6 +64,7 @@ public final class PgNotifications implements AutoCloseable {
     }
 
     /** Queues an announcement for the other instances. */
+    @Override
     public void send(String queue, int count) {
         pending.merge(queue, count, Integer::sum);
         if (flushScheduled.compareAndSet(false, true)) {

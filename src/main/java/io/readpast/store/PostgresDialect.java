@@ -1,7 +1,9 @@
 package io.readpast.store;
 
 import io.readpast.config.Engine;
+import org.eclipse.microprofile.config.ConfigProvider;
 
+import javax.sql.DataSource;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -9,13 +11,26 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.function.BiConsumer;
 
-/** PostgreSQL: timestamptz columns, SQLSTATE error classes. */
+/** PostgreSQL: timestamptz columns, SQLSTATE error classes, LISTEN/NOTIFY between instances. */
 public final class PostgresDialect implements Dialect {
 
     @Override
     public Engine engine() {
         return Engine.POSTGRESQL;
+    }
+
+    /** LISTEN/NOTIFY, on a connection of its own outside the pool (same URL and credentials). */
+    @Override
+    public InstanceChannel openChannel(DataSource pool, BiConsumer<String, Integer> onReceive, Runnable onReconnect) {
+        var config = ConfigProvider.getConfig();
+        String prefix = "quarkus.datasource." + Engine.POSTGRESQL.datasourceName() + ".";
+        return new PgNotifications(pool,
+                config.getValue(prefix + "jdbc.url", String.class),
+                config.getOptionalValue(prefix + "username", String.class).orElse(null),
+                config.getOptionalValue(prefix + "password", String.class).orElse(null),
+                onReceive, onReconnect);
     }
 
     @Override

@@ -34,9 +34,11 @@ public enum Stmt {
     QUEUE_GET,
     QUEUE_LIST,
     QUEUE_SET_PAUSED,
+    QUEUE_FIND,
     JOB_ANY_DUE,
     API_KEY_LIST,
-    API_KEY_INSERT;
+    API_KEY_INSERT,
+    API_KEY_DELETE;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

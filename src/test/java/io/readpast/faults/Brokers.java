@@ -6,6 +6,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.awaitility.Awaitility.await;
 
@@ -22,16 +23,21 @@ final class Brokers implements AutoCloseable {
      * fresh database the first one runs the migrations alone before the others start.
      */
     static Brokers start(String prefix, int n) {
+        return start(prefix, n, Map.of());
+    }
+
+    /** As {@link #start(String, int)}, with these environment variables set for every broker. */
+    static Brokers start(String prefix, int n, Map<String, String> env) {
         FaultDb.ensureDatabase();
         Brokers b = new Brokers();
         try {
             int i = 0;
             if (!FaultDb.schemaExists()) {
-                b.all.add(BrokerProcess.start(prefix + "-" + i++));
+                b.all.add(BrokerProcess.start(prefix + "-" + i++, env, BrokerProcess.BASEDIR));
                 b.awaitReady();
             }
             for (; i < n; i++) {
-                b.all.add(BrokerProcess.start(prefix + "-" + i));
+                b.all.add(BrokerProcess.start(prefix + "-" + i, env, BrokerProcess.BASEDIR));
             }
             b.awaitReady();
             return b;

@@ -124,7 +124,10 @@ class SecurityTest {
                 new Endpoint("POST", "/queues/other/pause", null, admin),
                 new Endpoint("POST", "/queues/other/resume", null, admin),
                 new Endpoint("GET", "/stats/throughput", null, admin),
-                new Endpoint("GET", "/me", null, EnumSet.of(Role.PRODUCER, Role.WORKER)));
+                new Endpoint("GET", "/me", null, EnumSet.of(Role.PRODUCER, Role.WORKER)),
+                new Endpoint("GET", "/keys", null, admin),
+                new Endpoint("POST", "/keys", "{\"name\":\"matrix-key\",\"roles\":[\"worker\"]}", admin),
+                new Endpoint("DELETE", "/keys/matrix-key", null, admin));
     }
 
     @Test
@@ -170,6 +173,22 @@ class SecurityTest {
             checked++;
         }
         assertTrue(checked > 150);
+    }
+
+    @Test
+    void aValidKeyWithoutBearerGetsAHint() {
+        for (String header : new String[] {WORKER, "Token " + WORKER, "  " + WORKER + " "}) {
+            Response r = as(null).header("Authorization", header).body(Map.of("workerId", "w")).post("/claim");
+            assertEquals(401, r.statusCode(), header);
+            assertTrue(r.jsonPath().getString("detail").contains("put 'Bearer ' before the key"), r.asString());
+        }
+        for (String header : new String[] {"rp_not-a-configured-key", "Basic YTpi", "Token rp_nope"}) {
+            Response r = as(null).header("Authorization", header).body(Map.of("workerId", "w")).post("/claim");
+            assertEquals(401, r.statusCode(), header);
+            assertEquals("The Authorization header must read 'Bearer <key>'.", r.jsonPath().getString("detail"));
+        }
+        Response wrong = as("rp_not-a-configured-key").body(Map.of("workerId", "w")).post("/claim");
+        assertEquals("The API key was not accepted.", wrong.jsonPath().getString("detail"));
     }
 
     @Test

@@ -1,17 +1,21 @@
-package io.readpast.api;
+package io.readpast.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** Writes small values (tags, progress) as JSON text for storage. */
-final class Json {
+/**
+ * The one JSON writer for values stored as JSON text or bound as JSON parameters (tags,
+ * progress, queue lists, batch items). Request and response bodies go through Quarkus' own
+ * ObjectMapper instead.
+ */
+public final class Json {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private Json() {
     }
 
-    static String write(Object value) {
+    public static String write(Object value) {
         try {
             return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {

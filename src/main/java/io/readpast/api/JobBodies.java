@@ -1,0 +1,141 @@
+package io.readpast.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.readpast.config.ReadpastConfig;
+import io.readpast.core.Broker;
+import io.readpast.core.BrokerException;
+import io.readpast.security.Caller;
+import io.readpast.store.Json;
+import jakarta.inject.Singleton;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the job resources share: turning request bodies into the broker's commands (enqueue,
+ * JSON values, tags, progress) and answering batch items one by one.
+ */
+@Singleton
+public class JobBodies {
+
+    static final long MAX_DELAY_SECONDS = 10L * 366 * 24 * 3600;
+    private static final Instant RUN_AT_MIN = Instant.parse("1970-01-01T00:00:00Z");
+    private static final Instant RUN_AT_MAX = Instant.parse("9999-12-31T23:59:59Z");
+
+    private final ReadpastConfig config;
+    private final Caller caller;
+
+    public JobBodies(ReadpastConfig config, Caller caller) {
+        this.config = config;
+        this.caller = caller;
+    }
+
+    /** Turns one batch item into a value; may throw for a bad item. */
+    @FunctionalInterface
+    interface ItemParser<T> {
+        T parse(JsonNode node) throws JsonProcessingException;
+    }
+
+    /**
+     * Parses each item of a batch on its own, so that a bad item fails only itself: its 4xx
+     * answer goes into {@code results}; the good ones are returned, their positions in {@code validIndex}.
+     */
+    static <T> List<T> parseItems(List<JsonNode> items, String what, Responses.ItemResult[] results,
+                                  List<Integer> validIndex, ItemParser<T> parser) {
+        List<T> valid = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            try {
+                JsonNode node = items.get(i);
+                if (node == null || !node.isObject()) {
+                    throw BrokerException.invalid(what + " must be a JSON object.");
+                }
+                valid.add(parser.parse(node));
+                validIndex.add(i);
+            } catch (BrokerException e) {
+                results[i] = refused(i, null, e);
+            } catch (JsonProcessingException e) {
+                results[i] = new Responses.ItemResult(i, null, 400, null, new Problem(
+                        "urn:readpast:problem:malformed-json", "Malformed item", 400, ProblemMappers.describe(e), null));
+            }
+        }
+        return valid;
+    }
+
+    static Responses.ItemResult refused(int index, String id, BrokerException e) {
+        return new Responses.ItemResult(index, id, ProblemMappers.status(e), null, ProblemMappers.problem(e));
+    }
+
+    /** Validates one enqueue request and turns it into the broker's command. */
+    Broker.NewJobRequest toNewJob(Requests.Enqueue b) {
+        String queue = Validate.queueName("queue", b.queue());
+        if (!caller.mayUseQueue(queue)) {
+            throw BrokerException.forbiddenQueue(queue);
+        }
+        String type = Validate.typeName(b.type());
+        String payload = b.payload() == null ? "null" : jsonText("payload", b.payload());
+        int priority = b.priority() == null ? 0 : b.priority();
+        if (b.delaySeconds() != null && b.runAt() != null) {
+            throw BrokerException.invalid("Give either 'delaySeconds' or 'runAt', not both.");
+        }
+        long delaySeconds = Validate.optionalRange("delaySeconds", b.delaySeconds(), 0L, MAX_DELAY_SECONDS) == null
+                ? 0 : b.delaySeconds();
+        Instant runAt = null;
+        if (b.runAt() != null) {
+            try {
+                runAt = OffsetDateTime.parse(b.runAt()).toInstant();
+            } catch (java.time.DateTimeException e) {
+                throw BrokerException.invalid("'runAt' must be an ISO-8601 date-time with offset, "
+                        + "e.g. 2030-01-01T12:00:00Z.");
+            }
+            // both engines can store these (SQL Server's datetime2 ends with year 9999)
+            if (runAt.isBefore(RUN_AT_MIN) || runAt.isAfter(RUN_AT_MAX)) {
+                throw BrokerException.invalid("'runAt' must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z.");
+            }
+        }
+        String tags = tagsJson(b.tags());
+        Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
+        String key = Validate.idempotencyKey(b.idempotencyKey());
+        return new Broker.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
+                delaySeconds * 1000, caller.name());
+    }
+
+    String tagsJson(List<String> tags) {
+        if (tags == null) {
+            return null;
+        }
+        if (tags.size() > 50) {
+            throw BrokerException.invalid("'tags' may hold at most 50 tags.");
+        }
+        for (int i = 0; i < tags.size(); i++) {
+            Validate.text("tags[" + i + "]", tags.get(i), 100, true);
+        }
+        return Json.write(tags);
+    }
+
+    String progressJson(Requests.Progress progress) {
+        if (progress == null) {
+            return null;
+        }
+        Validate.optionalRange("progress.percent", progress.percent(), 0, 100);
+        if (progress.message() != null && progress.message().length() > 1000) {
+            throw BrokerException.invalid("'progress.message' must be at most 1000 characters.");
+        }
+        if (progress.message() != null) {
+            Validate.noControlCharacters("progress.message", progress.message());
+        }
+        return Json.write(progress);
+    }
+
+    String jsonText(String field, JsonNode node) {
+        String text = node.toString();
+        int max = config.limits().payloadMaxBytes();
+        if (text.length() > max || text.getBytes(StandardCharsets.UTF_8).length > max) {
+            throw BrokerException.invalid("'" + field + "' is larger than " + max + " bytes of JSON.");
+        }
+        return text;
+    }
+}

@@ -1,0 +1,81 @@
+package io.readpast.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.readpast.config.ReadpastConfig;
+import io.readpast.core.Broker;
+import io.readpast.core.BrokerException;
+import io.readpast.security.Allowed;
+import io.readpast.security.Caller;
+import io.readpast.security.Role;
+import io.readpast.store.JobRow;
+import jakarta.ws.rs.core.Response;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Producers enqueue jobs and read them back. The contract and its documentation are in
+ * {@link JobProducerApi}.
+ */
+public class JobProducerResource implements JobProducerApi {
+
+    private final Broker broker;
+    private final ReadpastConfig config;
+    private final ObjectMapper mapper;
+    private final Caller caller;
+    private final JobBodies bodies;
+
+    public JobProducerResource(Broker broker, ReadpastConfig config, ObjectMapper mapper, Caller caller,
+                               JobBodies bodies) {
+        this.broker = broker;
+        this.config = config;
+        this.mapper = mapper;
+        this.caller = caller;
+        this.bodies = bodies;
+    }
+
+    @Allowed(Role.PRODUCER)
+    @Override
+    public Response enqueue(Requests.Enqueue body) {
+        Broker.Enqueued e = broker.enqueue(bodies.toNewJob(Validate.body(body)));
+        if (!e.created()) {
+            return Response.ok(JobView.of(e.job())).header("Location", "/jobs/" + e.job().id()).build();
+        }
+        return Response.created(URI.create("/jobs/" + e.job().id())).entity(JobView.of(e.job())).build();
+    }
+
+    @Allowed(Role.PRODUCER)
+    @Override
+    public Responses.BatchResult enqueueBatch(Requests.EnqueueBatch body) {
+        List<JsonNode> items = Validate.body(body).jobs();
+        Validate.batchSize("jobs", items, config.limits().batchMax());
+        Responses.ItemResult[] results = new Responses.ItemResult[items.size()];
+        List<Integer> validIndex = new ArrayList<>();
+        List<Broker.NewJobRequest> valid = JobBodies.parseItems(items, "Each job", results, validIndex,
+                node -> bodies.toNewJob(mapper.treeToValue(node, Requests.Enqueue.class)));
+        List<Broker.Enqueued> done = valid.isEmpty() ? List.of() : broker.enqueueMany(valid);
+        for (int k = 0; k < done.size(); k++) {
+            Broker.Enqueued e = done.get(k);
+            int i = validIndex.get(k);
+            results[i] = e.error() != null
+                    ? JobBodies.refused(i, null, e.error())
+                    : new Responses.ItemResult(i, Long.toString(e.job().id()), e.created() ? 201 : 200,
+                            JobView.of(e.job()), null);
+        }
+        return Responses.BatchResult.of(List.of(results));
+    }
+
+    @Allowed(Role.PRODUCER)
+    @Override
+    public JobView get(String id) {
+        long jobId = Validate.jobId(id);
+        JobRow row = broker.get(jobId);
+        if (!caller.mayUseQueue(row.queue())) {
+            // a queue-scoped key cannot tell other queues' jobs from missing ones
+            throw BrokerException.jobNotFound(jobId);
+        }
+        return JobView.detail(row);
+    }
+}

@@ -11,6 +11,7 @@ public enum Stmt {
     JOB_INSERT,
     JOB_GET,
     QUEUE_LOCK_CAPPED,
+    QUEUE_LIST_CAPPED,
     JOB_CLAIM,
     JOB_HEARTBEAT,
     JOB_COMPLETE,

@@ -67,21 +67,61 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public List<Inserted> jobInsertMany(List<NewJob> jobs) {
+        Params p = Params.of().str("jobs", insertManyJson(jobs));
         return tx(c -> {
-            List<Inserted> out = new ArrayList<>(jobs.size());
-            for (NewJob job : jobs) {
-                Optional<JobRow> row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)));
-                if (row.isPresent()) {
-                    out.add(new Inserted(row.get(), true));
-                } else {
-                    JobRow existing = single(queryJobs(c, Stmt.JOB_GET_BY_KEY,
-                            Params.of().str("idempotency_key", job.idempotencyKey())))
+            // one statement inserts them all; it returns each inserted row with its position
+            Inserted[] out = new Inserted[jobs.size()];
+            for (Object[] row : query(c, Stmt.JOB_INSERT_MANY, p,
+                    (rs, cols) -> new Object[] {rs.getInt(cols.get("ord")), mapJob(rs, cols)})) {
+                out[(Integer) row[0] - 1] = new Inserted((JobRow) row[1], true);
+            }
+            // the rest found their idempotency key held (by a live job, or by an earlier item)
+            for (int k = 0; k < out.length; k++) {
+                if (out[k] == null) {
+                    String key = jobs.get(k).idempotencyKey();
+                    if (key == null) {
+                        throw new IllegalStateException("batch item " + k + " was neither inserted nor keyed");
+                    }
+                    JobRow existing = single(queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", key)))
                             .orElseThrow(() -> new SQLException("idempotency key vanished", "40001"));
-                    out.add(new Inserted(existing, false));
+                    out[k] = new Inserted(existing, false);
                 }
             }
-            return out;
+            return List.of(out);
         });
+    }
+
+    /** The jobs as job_insert_many reads them: JSON text columns as strings, run_at as ISO-8601 UTC. */
+    private static String insertManyJson(List<NewJob> jobs) {
+        java.io.StringWriter w = new java.io.StringWriter(jobs.size() * 160);
+        try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(w)) {
+            g.writeStartArray();
+            for (NewJob j : jobs) {
+                g.writeStartObject();
+                g.writeStringField("queue", j.queue());
+                g.writeStringField("type", j.type());
+                g.writeStringField("payload", j.payload());
+                g.writeStringField("tags", j.tags());
+                g.writeStringField("idempotency_key", j.idempotencyKey());
+                g.writeNumberField("priority", j.priority());
+                if (j.maxAttempts() == null) {
+                    g.writeNullField("max_attempts");
+                } else {
+                    g.writeNumberField("max_attempts", j.maxAttempts());
+                }
+                g.writeNumberField("default_max_attempts", j.defaultMaxAttempts());
+                // microseconds: what both engines store (datetime2(6), timestamptz)
+                g.writeStringField("run_at", j.runAt() == null ? null
+                        : j.runAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS).toString());
+                g.writeNumberField("delay_ms", j.delayMs());
+                g.writeStringField("created_by", j.createdBy());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return w.toString();
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.Locale;
  */
 public enum Stmt {
     JOB_INSERT,
+    JOB_INSERT_MANY,
     JOB_GET,
     QUEUE_LOCK_CAPPED,
     QUEUE_LIST_CAPPED,

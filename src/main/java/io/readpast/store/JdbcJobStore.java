@@ -431,8 +431,22 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public List<JobRow> jobListExpired(int limit) {
-        return tx(c -> queryJobs(c, Stmt.JOB_LIST_EXPIRED, Params.of().integer("limit", limit)));
+    public ExpiredLeases jobListExpired(int limit) {
+        return oneStatement(c -> {
+            // one row per expired lease, or one row of NULL job columns; the times on every row
+            Instant[] times = new Instant[2];
+            List<JobRow> expired = new ArrayList<>();
+            query(c, Stmt.JOB_LIST_EXPIRED, Params.of().integer("limit", limit), (rs, cols) -> {
+                times[0] = instant(rs, cols, "next_expiry");
+                times[1] = instant(rs, cols, "db_now");
+                rs.getLong(cols.get("id"));
+                if (!rs.wasNull()) {
+                    expired.add(mapJob(rs, cols));
+                }
+                return Boolean.TRUE;
+            });
+            return new ExpiredLeases(expired, times[0], times[1]);
+        });
     }
 
     @Override
@@ -478,9 +492,11 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public List<String> jobAnyDue(List<String> queues) {
+    public List<DueQueue> jobAnyDue(List<String> queues) {
         Params p = Params.of().str("queues", queues == null ? null : json(queues));
-        return tx(c -> query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> rs.getString(cols.get("name"))));
+        return oneStatement(c -> query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> new DueQueue(
+                rs.getString(cols.get("name")), rs.getBoolean(cols.get("due_now")),
+                instant(rs, cols, "next_due_at"), instant(rs, cols, "db_now"))));
     }
 
     @Override

@@ -96,8 +96,15 @@ public interface JobStore {
     /** Back to PENDING without spending an attempt. */
     Optional<JobRow> jobRelease(long id, String leaseId, String by);
 
-    /** Leased or processing jobs whose lease has expired, oldest expiry first. */
-    List<JobRow> jobListExpired(int limit);
+    /**
+     * Leased or processing jobs whose lease has expired, oldest expiry first; with the earliest
+     * lease that has not expired yet (null when none) and the database clock.
+     */
+    ExpiredLeases jobListExpired(int limit);
+
+    /** What {@link #jobListExpired} found. */
+    record ExpiredLeases(List<JobRow> expired, java.time.Instant nextExpiry, java.time.Instant dbNow) {
+    }
 
     QueueRow queueUpsert(QueueSettings settings);
 
@@ -113,8 +120,16 @@ public interface JobStore {
 
     List<StoredKey> apiKeyList();
 
-    /** The queues among these (null = every queue) with a job claimable now: the long-poll check. */
-    List<String> jobAnyDue(List<String> queues);
+    /**
+     * The long-poll check: the queues among these (null = every queue) with pending jobs, each
+     * with whether a job is claimable now and when its earliest pending job is due (null where
+     * the engine does not say: SQL Server).
+     */
+    List<DueQueue> jobAnyDue(List<String> queues);
+
+    /** One queue of {@link #jobAnyDue}, with the database clock of the check. */
+    record DueQueue(String name, boolean dueNow, java.time.Instant nextDueAt, java.time.Instant dbNow) {
+    }
 
     /** Stores a generated key unless one of that name exists; true when this call stored it. */
     boolean apiKeyInsert(StoredKey key);

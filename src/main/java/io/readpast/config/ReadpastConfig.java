@@ -119,8 +119,11 @@ public interface ReadpastConfig {
     }
 
     interface Sweeper {
-        /** How often each instance looks for expired leases (a scheduler period, e.g. 1s). */
-        @WithDefault("1s")
+        /**
+         * The longest the lease sweeper sleeps (e.g. 4s): it wakes when the earliest lease it knows
+         * of runs out, and at the latest after this, to find leases other instances handed out.
+         */
+        @WithDefault("4s")
         String leaseInterval();
 
         @WithDefault("500")

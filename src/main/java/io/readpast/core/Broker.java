@@ -33,12 +33,15 @@ public class Broker {
     private final java.util.Set<String> knownQueues = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Unknown queue names already logged by this instance (bounded). */
     private final java.util.Set<String> loggedUnknown = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Timetable timetable;
 
-    public Broker(JobStore store, ReadpastConfig config, JobAnnouncer announcer, BrokerMetrics metrics) {
+    public Broker(JobStore store, ReadpastConfig config, JobAnnouncer announcer, BrokerMetrics metrics,
+                  Timetable timetable) {
         this.store = store;
         this.config = config;
         this.announcer = announcer;
         this.metrics = metrics;
+        this.timetable = timetable;
     }
 
     /** Counts a settled job by the state it reached. */
@@ -71,8 +74,12 @@ public class Broker {
     }
 
     private void announce(JobRow job) {
-        if (JobStatus.of(job) == JobStatus.PENDING && dueNow(job)) {
-            announcer.announce(job.queue(), 1);
+        if (JobStatus.of(job) == JobStatus.PENDING) {
+            if (dueNow(job)) {
+                announcer.announce(job.queue(), 1);
+            } else {
+                announcer.scheduled(job.queue(), job.dueAt());
+            }
         }
     }
 
@@ -135,16 +142,20 @@ public class Broker {
                             ? new Enqueued(i.job(), i.created()) : new Enqueued(null, false, keyHeldElsewhere()));
                 }
                 java.util.Map<String, Integer> perQueue = new java.util.HashMap<>();
+                java.util.Map<String, java.time.Instant> later = new java.util.HashMap<>();
                 for (Enqueued e : out) {
                     if (e.created()) {
                         metrics.count(BrokerMetrics.Event.ENQUEUED, e.job().queue(), 1);
                         if (dueNow(e.job())) {
                             perQueue.merge(e.job().queue(), 1, Integer::sum);
+                        } else {
+                            later.merge(e.job().queue(), e.job().dueAt(), (a, b) -> a.isBefore(b) ? a : b);
                         }
                     }
                 }
                 try {
                     perQueue.forEach(announcer::announce);
+                    later.forEach(announcer::scheduled);
                 } catch (RuntimeException e) {
                     LOG.debugf("Announcing a batch failed: %s", e.getMessage());
                 }
@@ -188,10 +199,22 @@ public class Broker {
         long start = System.nanoTime();
         List<JobRow> jobs = store.jobClaim(workerId, queues, limit, leaseSeconds, config.defaults().leaseSeconds(), by);
         metrics.claimed(System.nanoTime() - start, jobs.size());
+        leased(jobs);
+        return jobs;
+    }
+
+    /** Counts claimed jobs and tells the lease sweeper when the first of their leases runs out. */
+    private void leased(List<JobRow> jobs) {
+        java.time.Instant first = null;
         for (JobRow j : jobs) {
             metrics.count(BrokerMetrics.Event.CLAIMED, j.queue(), 1);
+            if (j.leaseExpiresAt() != null && (first == null || j.leaseExpiresAt().isBefore(first))) {
+                first = j.leaseExpiresAt();
+            }
         }
-        return jobs;
+        if (first != null) {
+            timetable.noteLeaseExpiry(first);
+        }
     }
 
     /**
@@ -238,6 +261,32 @@ public class Broker {
     /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
     public List<Completion> completeMany(List<io.readpast.store.CompleteItem> items, String by) {
         java.util.Map<Long, String> done = items.isEmpty() ? java.util.Map.of() : store.jobCompleteMany(items, by);
+        return completions(items, done);
+    }
+
+    /** What an ack-and-claim did: one answer per acknowledgement, and the leased jobs. */
+    public record AckAndClaim(List<Completion> acks, List<JobRow> jobs) {
+    }
+
+    /**
+     * Completes the acknowledged jobs and leases up to {@code limit} more, in one transaction
+     * (a worker's "done with these, give me the next ones").
+     */
+    public AckAndClaim ackAndClaim(List<io.readpast.store.CompleteItem> acks, String workerId, List<String> queues,
+                                   int limit, Integer leaseSeconds, String by) {
+        if (acks.isEmpty()) {
+            return new AckAndClaim(List.of(), claim(workerId, queues, limit, leaseSeconds, by));
+        }
+        long start = System.nanoTime();
+        JobStore.AckClaimed r = store.jobAckClaim(acks, workerId, queues, limit, leaseSeconds,
+                config.defaults().leaseSeconds(), by);
+        metrics.claimed(System.nanoTime() - start, r.claimed().size());
+        leased(r.claimed());
+        return new AckAndClaim(completions(acks, r.acked()), r.claimed());
+    }
+
+    /** Answers each completion item: done in the batch, done earlier under this lease (200), or why not. */
+    private List<Completion> completions(List<io.readpast.store.CompleteItem> items, java.util.Map<Long, String> done) {
         done.values().forEach(q -> metrics.count(BrokerMetrics.Event.COMPLETED, q, 1));
         List<Completion> out = new java.util.ArrayList<>(items.size());
         java.util.Set<Long> seen = new java.util.HashSet<>();
@@ -352,7 +401,20 @@ public class Broker {
 
     public QueueRow pause(String name, boolean paused, String by) {
         LOG.infof("Queue %s %s by %s", name, paused ? "paused" : "resumed", who(by));
-        return store.queueSetPaused(name, paused);
+        return settingsChanged(store.queueSetPaused(name, paused));
+    }
+
+    /**
+     * A queue's settings changed: its due jobs may have become claimable (resumed, activated, a
+     * higher cap) without any enqueue to announce them, so the due pollers look now.
+     */
+    private QueueRow settingsChanged(QueueRow queue) {
+        try {
+            announcer.scheduled(queue.name(), queue.updatedAt() == null ? java.time.Instant.EPOCH : queue.updatedAt());
+        } catch (RuntimeException e) {
+            LOG.debugf("Announcing the settings of queue %s failed: %s", queue.name(), e.getMessage());
+        }
+        return queue;
     }
 
     /**
@@ -381,12 +443,17 @@ public class Broker {
      */
     public int expireLeases(int batch) {
         int settled = 0;
-        for (JobRow job : store.jobListExpired(batch)) {
+        JobStore.ExpiredLeases found = store.jobListExpired(batch);
+        timetable.observedDbNow(found.dbNow());
+        if (found.nextExpiry() != null) {
+            timetable.noteLeaseExpiry(found.nextExpiry());
+        }
+        for (JobRow job : found.expired()) {
             String error = "lease expired" + (job.workerId() == null ? "" : " (worker " + job.workerId() + ")");
             try {
                 Optional<JobRow> settledJob = settleFailure(job, error, true, null, true, null);
                 if (settledJob.isPresent()) {
-                    counted(settledJob.get(), true);
+                    announced(counted(settledJob.get(), true));
                     settled++;
                 }
             } catch (RuntimeException e) {
@@ -431,7 +498,7 @@ public class Broker {
 
     public QueueRow putQueue(QueueSettings settings, String by) {
         LOG.infof("Queue %s set by %s: %s", settings.name(), who(by), settings);
-        return store.queueUpsert(settings);
+        return settingsChanged(store.queueUpsert(settings));
     }
 
     /** The acting key for audit lines; "anonymous" when authentication is off. */

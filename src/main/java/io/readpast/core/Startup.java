@@ -13,8 +13,8 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 /**
- * Brings the broker up: database (connect, migrate, statements), API keys, and the long-poll
- * machinery (the shared due poll; the engine's channel between instances, if it has one). When the database part fails,
+ * Brings the broker up: database (connect, migrate, statements), API keys, the lease sweeper and
+ * the long-poll machinery (the shared due poll; the engine's channel between instances, if it has one). When the database part fails,
  * start-up stops with one clear log line and exit status 1 (no stack trace: the line says what to fix).
  */
 @Singleton
@@ -25,7 +25,7 @@ public class Startup {
     private volatile InstanceChannel channel;
 
     void onStart(@Observes StartupEvent event, Database database, ApiKeys keys, DuePoller poller,
-                 JobAnnouncer announcer, Wakeups wakeups) {
+                 LeaseSweeper sweeper, JobAnnouncer announcer, Wakeups wakeups) {
         JobStore store;
         try {
             store = database.start();
@@ -39,13 +39,15 @@ public class Startup {
             return;
         }
         InstanceChannel channel = database.dialect().openChannel(database.dataSource(), announcer::received,
+                announcer::receivedScheduled,
                 // after (re)connecting, notifications may have been missed: let every waiter look once
                 () -> wakeups.release(null, Integer.MAX_VALUE));
-        // without a channel, other instances' enqueues are found only by the due poll: it polls faster while busy
-        poller.start(store, channel == null);
+        // without a channel, other instances' enqueues and due times are found only by the due poll
+        poller.start(store, channel != null);
+        sweeper.start();
         if (channel != null) {
             this.channel = channel;
-            announcer.connectRemote(channel::send);
+            announcer.connectRemote(channel::send, channel::sendDue);
         }
     }
 

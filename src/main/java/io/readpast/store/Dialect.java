@@ -25,7 +25,8 @@ public interface Dialect {
      * since announcements may have been missed meanwhile. Null when the engine has none: then the
      * due poll is how other instances' new work is found.
      */
-    default InstanceChannel openChannel(DataSource pool, BiConsumer<String, Integer> onReceive, Runnable onReconnect) {
+    default InstanceChannel openChannel(DataSource pool, BiConsumer<String, Integer> onReceive,
+                                        BiConsumer<String, Instant> onDue, Runnable onReconnect) {
         return null;
     }
 
@@ -40,6 +41,12 @@ public interface Dialect {
      */
     default void checkDatabase(java.sql.Connection c) throws SQLException {
     }
+
+    /**
+     * True when every statement file is one SQL statement, atomic on its own, so that work of one
+     * statement may run in autocommit (one round trip instead of statement plus COMMIT).
+     */
+    boolean singleStatementAutocommit();
 
     /** JDBC type used to bind a null string. */
     int nullStringType();

@@ -10,6 +10,9 @@ public interface InstanceChannel extends AutoCloseable {
     /** Tells the other instances that {@code count} jobs became claimable in {@code queue}. */
     void send(String queue, int count);
 
+    /** Tells the other instances that a job of {@code queue} will come due at {@code dueAt}. */
+    void sendDue(String queue, java.time.Instant dueAt);
+
     @Override
     void close();
 }

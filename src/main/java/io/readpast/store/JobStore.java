@@ -39,6 +39,18 @@ public interface JobStore {
     List<JobRow> jobClaim(String workerId, List<String> queues, int limit, Integer leaseSeconds,
                           int defaultLeaseSeconds, String by);
 
+    /**
+     * Completes every item whose lease is held and leases up to {@code limit} claimable jobs, in
+     * one transaction (one statement when no capped queue is in scope). Parameters as for
+     * {@link #jobCompleteMany} and {@link #jobClaim}; {@code by} is recorded on both.
+     */
+    AckClaimed jobAckClaim(List<CompleteItem> acks, String workerId, List<String> queues, int limit,
+                           Integer leaseSeconds, int defaultLeaseSeconds, String by);
+
+    /** What {@link #jobAckClaim} did: the completed ids with their queues, and the claimed jobs in claim order. */
+    record AckClaimed(java.util.Map<Long, String> acked, List<JobRow> claimed) {
+    }
+
     /** Extends the lease (LEASED becomes PROCESSING); null {@code leaseSeconds} keeps the claim's length. */
     Optional<JobRow> jobHeartbeat(long id, String leaseId, Integer leaseSeconds, String progress);
 
@@ -100,8 +112,15 @@ public interface JobStore {
     /** Back to PENDING without spending an attempt. */
     Optional<JobRow> jobRelease(long id, String leaseId, String by);
 
-    /** Leased or processing jobs whose lease has expired, oldest expiry first. */
-    List<JobRow> jobListExpired(int limit);
+    /**
+     * Leased or processing jobs whose lease has expired, oldest expiry first; with the earliest
+     * lease that has not expired yet (null when none) and the database clock.
+     */
+    ExpiredLeases jobListExpired(int limit);
+
+    /** What {@link #jobListExpired} found. */
+    record ExpiredLeases(List<JobRow> expired, java.time.Instant nextExpiry, java.time.Instant dbNow) {
+    }
 
     QueueRow queueUpsert(QueueSettings settings);
 
@@ -128,8 +147,16 @@ public interface JobStore {
     /** Deletes a stored key; false when there was none of that name. */
     boolean apiKeyDelete(String name);
 
-    /** The queues among these (null = every queue) with a job claimable now: the long-poll check. */
-    List<String> jobAnyDue(List<String> queues);
+    /**
+     * The long-poll check: the queues among these (null = every queue) with pending jobs, each
+     * with whether a job is claimable now and when its earliest pending job is due (null where
+     * the engine does not say: SQL Server).
+     */
+    List<DueQueue> jobAnyDue(List<String> queues);
+
+    /** One queue of {@link #jobAnyDue}, with the database clock of the check. */
+    record DueQueue(String name, boolean dueNow, java.time.Instant nextDueAt, java.time.Instant dbNow) {
+    }
 
     /** Stores a key unless one of that name exists; true when this call stored it. */
     boolean apiKeyInsert(StoredKey key);

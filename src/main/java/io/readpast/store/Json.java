@@ -15,6 +15,11 @@ public final class Json {
     private Json() {
     }
 
+    /** The same mapper, for streaming writers and for reading JSON text the database returns. */
+    static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
     public static String write(Object value) {
         try {
             return MAPPER.writeValueAsString(value);

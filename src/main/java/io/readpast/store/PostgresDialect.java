@@ -23,14 +23,15 @@ public final class PostgresDialect implements Dialect {
 
     /** LISTEN/NOTIFY, on a connection of its own outside the pool (same URL and credentials). */
     @Override
-    public InstanceChannel openChannel(DataSource pool, BiConsumer<String, Integer> onReceive, Runnable onReconnect) {
+    public InstanceChannel openChannel(DataSource pool, BiConsumer<String, Integer> onReceive,
+                                       BiConsumer<String, Instant> onDue, Runnable onReconnect) {
         var config = ConfigProvider.getConfig();
         String prefix = "quarkus.datasource." + Engine.POSTGRESQL.datasourceName() + ".";
         return new PgNotifications(pool,
                 config.getValue(prefix + "jdbc.url", String.class),
                 config.getOptionalValue(prefix + "username", String.class).orElse(null),
                 config.getOptionalValue(prefix + "password", String.class).orElse(null),
-                onReceive, onReconnect);
+                onReceive, onDue, onReconnect);
     }
 
     @Override
@@ -46,6 +47,11 @@ public final class PostgresDialect implements Dialect {
     public Instant readInstant(ResultSet rs, int column) throws SQLException {
         OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
         return t == null ? null : t.toInstant();
+    }
+
+    @Override
+    public boolean singleStatementAutocommit() {
+        return true;  // one statement per file
     }
 
     @Override

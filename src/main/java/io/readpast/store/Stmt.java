@@ -9,8 +9,10 @@ import java.util.Locale;
  */
 public enum Stmt {
     JOB_INSERT,
+    JOB_INSERT_MANY,
     JOB_GET,
     QUEUE_LOCK_CAPPED,
+    QUEUE_LIST_CAPPED,
     JOB_CLAIM,
     JOB_HEARTBEAT,
     JOB_COMPLETE,
@@ -20,6 +22,7 @@ public enum Stmt {
     JOB_LIST_EXPIRED,
     JOB_GET_BY_KEY,
     JOB_COMPLETE_MANY,
+    JOB_ACK_CLAIM,
     JOB_CANCEL_PENDING,
     JOB_CANCEL_REQUEST,
     JOB_CANCEL_LEASED,

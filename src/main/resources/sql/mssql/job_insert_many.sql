@@ -4,17 +4,19 @@
 -- "default_max_attempts"), "run_at" (ISO-8601 UTC, e.g. 2030-01-01T12:00:00.123456Z, or
 -- null), "delay_ms", "created_by"}. Returns the inserted rows, each with "ord", its position
 -- in @jobs (from 1), in item order.
--- The items are parsed into a table variable (keys and queue names in the database's
--- collation, so that they compare as the tables do): one OPENJSON pass over each item, its
--- members picked by key (JSON_VALUE would cut a payload longer than 4000 characters to NULL). Each item gets its id from one range of
--- the sequence (sp_sequence_get_range), in item order, so that inserted rows can be matched to
--- their items without OUTPUT naming source columns.
+-- The items are parsed into a table variable (keys and queue names in the columns' binary
+-- collation, V5, so that they compare as the tables do): one OPENJSON pass over each item, its
+-- members picked by key (JSON_VALUE would cut a payload longer than 4000 characters to NULL).
+-- Each item gets its id from the sequence: one NEXT VALUE FOR per item, through a table
+-- variable's column default (not sp_sequence_get_range, which Babelfish lacks), handed out
+-- in item order (the k-th smallest id to the k-th item), so that inserted rows can
+-- be matched to their items without OUTPUT naming source columns.
 -- Missing queue rows are created as in job_insert: an unlocked check first (existing queues
 -- take no lock), then an INSERT guarded by NOT EXISTS under UPDLOCK, HOLDLOCK.
 -- An item with an idempotency key is inserted only when no earlier item of the batch has the
--- key and no live job holds it: NOT EXISTS under UPDLOCK, HOLDLOCK (a key-range lock on the
--- filtered unique index, held to the end of the transaction), with the unique index as the
--- backstop (2601, which the caller retries). The caller reads the holder of a skipped key.
+-- key and no live job holds it: a plain NOT EXISTS, as in job_insert (no HOLDLOCK: a range lock
+-- covers whatever the plan reads), with the unique index deciding a race (2601, which the
+-- caller retries). The caller reads the holder of a skipped key.
 -- New ids go OUTPUT ... INTO a table variable; the rows are read back as the one result set.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
@@ -22,11 +24,11 @@ SET XACT_ABORT ON;
 DECLARE @item TABLE (
     ord int NOT NULL PRIMARY KEY,
     id bigint NULL,
-    queue nvarchar(200) COLLATE DATABASE_DEFAULT NOT NULL,
+    queue nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
     type nvarchar(200) NOT NULL,
     payload nvarchar(max) NOT NULL,
     tags nvarchar(max) NULL,
-    idempotency_key nvarchar(200) COLLATE DATABASE_DEFAULT NULL,
+    idempotency_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
     priority int NOT NULL,
     max_attempts int NULL,
     default_max_attempts int NOT NULL,
@@ -34,10 +36,14 @@ DECLARE @item TABLE (
     delay_ms bigint NOT NULL,
     created_by nvarchar(200) NULL
 );
-DECLARE @missing TABLE (name nvarchar(200) COLLATE DATABASE_DEFAULT NOT NULL PRIMARY KEY);
+DECLARE @missing TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY);
 DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
-DECLARE @count int;
-DECLARE @first sql_variant;
+-- one id per item from the job sequence, by the column default (a form every T-SQL engine
+-- and the offline parser take)
+DECLARE @new_id TABLE (
+    n int NOT NULL PRIMARY KEY,
+    id bigint NOT NULL DEFAULT (NEXT VALUE FOR readpast_job_id)
+);
 
 INSERT INTO @item (
     ord, queue, type, payload, tags, idempotency_key, priority, max_attempts,
@@ -73,13 +79,19 @@ CROSS APPLY (
     FROM OPENJSON(o.value) AS p
 ) AS f;
 
-SELECT @count = COUNT(*) FROM @item;
+INSERT INTO @new_id (n)
+SELECT i.ord
+FROM @item AS i;
 
-IF @count > 0
-BEGIN
-    EXEC sp_sequence_get_range N'readpast_job_id', @count, @first OUTPUT;
-    UPDATE @item SET id = CAST(@first AS bigint) + ord - 1;
-END;
+UPDATE i
+SET i.id = n.id
+FROM @item AS i
+INNER JOIN (
+    SELECT
+        x.id,
+        ROW_NUMBER() OVER (ORDER BY x.id) AS rn
+    FROM @new_id AS x
+) AS n ON i.ord = n.rn;
 
 INSERT INTO @missing (name)
 SELECT DISTINCT i.queue
@@ -134,7 +146,7 @@ WHERE i.idempotency_key IS NULL
         )
         AND NOT EXISTS (
             SELECT 1
-            FROM readpast_job AS k WITH (UPDLOCK, HOLDLOCK)
+            FROM readpast_job AS k
             WHERE k.idempotency_key = i.idempotency_key
                 AND k.idempotency_key IS NOT NULL -- literal: lets the filtered unique index serve
         )

@@ -34,7 +34,7 @@ SET
             SELECT
                 2147483647 AS n,
                 CAST(N'{"attempt":' AS nvarchar(max)) + CAST(readpast_job.attempt AS nvarchar(11))
-                + N',"at":"' + CONVERT(nvarchar(33), SYSUTCDATETIME(), 127) + N'Z"'
+                + N',"at":"' + REPLACE(CONVERT(nvarchar(33), SYSUTCDATETIME(), 127), N' ', N'T') + N'Z"'
                 + N',"workerId":'
                 + COALESCE(N'"' + STRING_ESCAPE(readpast_job.worker_id, 'json') + N'"', N'null')
                 + N',"error":"' + STRING_ESCAPE(@error, 'json') + N'"}' AS entry

@@ -11,8 +11,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -88,11 +86,7 @@ class ClaimPathTest {
         }
         assertEquals(1, claim(List.of("cp-elsewhere"), 1).size());  // this broker now knows it uncapped
         // another instance caps the queue (its PUT is not seen by this broker's list)
-        try (Connection c = TestDb.dataSource().getConnection();
-             PreparedStatement ps = c.prepareStatement("UPDATE readpast_queue SET max_workers = 2 WHERE name = 'cp-elsewhere'")) {
-            c.setAutoCommit(true);
-            assertEquals(1, ps.executeUpdate());
-        }
+        assertEquals(1, TestDb.update("UPDATE readpast_queue SET max_workers = 2 WHERE name = 'cp-elsewhere'"));
         AtomicInteger leased = new AtomicInteger(1);
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
             leased.addAndGet(claim(List.of("cp-elsewhere"), 5).size());

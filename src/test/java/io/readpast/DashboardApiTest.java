@@ -11,9 +11,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -258,14 +255,7 @@ class DashboardApiTest {
         String sql = TestDb.engine() == Engine.SQLSERVER
                 ? "UPDATE readpast_job_archive SET finished_at = DATEADD(MINUTE, -?, finished_at) WHERE id = ?"
                 : "UPDATE readpast_job_archive SET finished_at = finished_at - ? * interval '1 minute' WHERE id = ?";
-        try (Connection c = TestDb.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            c.setAutoCommit(true);
-            ps.setInt(1, minutes);
-            ps.setLong(2, Long.parseLong(id));
-            assertEquals(1, ps.executeUpdate());
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        assertEquals(1, TestDb.update(sql, minutes, Long.parseLong(id)));
     }
 
     // ---- who am I, and the dashboard itself -----------------------------------------------------------

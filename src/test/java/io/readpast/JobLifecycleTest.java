@@ -364,16 +364,9 @@ class JobLifecycleTest {
 
     static void makeDue(String id) {
         String sql = TestDb.engine() == io.readpast.config.Engine.SQLSERVER
-                // NOCOUNT OFF: a pooled session may carry NOCOUNT ON from the broker's own batches
-                // (Babelfish keeps it across statements), and the row count is what this checks
-                ? "SET NOCOUNT OFF; UPDATE readpast_job SET due_at = SYSUTCDATETIME() WHERE id = ?"
+                ? "UPDATE readpast_job SET due_at = SYSUTCDATETIME() WHERE id = ?"
                 : "UPDATE readpast_job SET due_at = now() WHERE id = ?";
-        try (var c = TestDb.dataSource().getConnection(); var ps = c.prepareStatement(sql)) {
-            c.setAutoCommit(true);
-            ps.setLong(1, Long.parseLong(id));
-            assertEquals(1, ps.executeUpdate());
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        assertEquals(1, TestDb.update(sql, Long.parseLong(id)));
     }
+
 }

@@ -98,26 +98,17 @@ class ObservabilityTest {
         // Flyway's history now says the latest migration failed: not ready, and it says why
         String mark = TestDb.engine() == io.readpast.config.Engine.SQLSERVER ? "0" : "false";
         String undo = TestDb.engine() == io.readpast.config.Engine.SQLSERVER ? "1" : "true";
-        assertEquals(1, update("UPDATE flyway_schema_history SET success = " + mark + " WHERE version = '"
-                + latest + "'"));
         try {
+            assertEquals(1, TestDb.update("UPDATE flyway_schema_history SET success = " + mark + " WHERE version = '"
+                    + latest + "'"));
             given().get("/q/health/ready").then().statusCode(503).body("status", equalTo("DOWN"))
                     .body("checks.find { it.name == 'readpast-database' }.data.reason",
                             equalTo("migration failed: V" + latest));
         } finally {
-            assertEquals(1, update("UPDATE flyway_schema_history SET success = " + undo + " WHERE version = '"
+            assertEquals(1, TestDb.update("UPDATE flyway_schema_history SET success = " + undo + " WHERE version = '"
                     + latest + "'"));
         }
         given().get("/q/health/ready").then().statusCode(200);
-    }
-
-    private static int update(String sql) {
-        try (var c = TestDb.dataSource().getConnection(); var st = c.createStatement()) {
-            c.setAutoCommit(true);
-            return st.executeUpdate(sql);
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     @Test

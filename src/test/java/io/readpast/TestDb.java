@@ -70,6 +70,24 @@ public final class TestDb {
         }
     }
 
+    /**
+     * Runs one data-changing statement and returns its row count. On SQL Server the statement
+     * runs with NOCOUNT OFF: a pooled session may carry NOCOUNT ON from the broker's own
+     * batches (Babelfish keeps it across statements), and then no count comes back.
+     */
+    public static int update(String sql, Object... args) {
+        String text = engine() == Engine.SQLSERVER ? "SET NOCOUNT OFF; " + sql : sql;
+        try (Connection c = dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(text)) {
+            c.setAutoCommit(true);
+            for (int i = 0; i < args.length; i++) {
+                ps.setObject(i + 1, args[i]);
+            }
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static long count(String sql, Object... args) {
         try (Connection c = dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             c.setAutoCommit(true);

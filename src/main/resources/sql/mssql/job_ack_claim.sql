@@ -9,7 +9,8 @@
 -- JSON array of [id, "queue"] of the completed jobs (STRING_AGG over nvarchar(max), so that a
 -- long list is not cut at 4000 characters).
 -- Ack part: see job_complete_many. Claim part: see job_claim (UPDLOCK, READPAST, ROWLOCK,
--- READCOMMITTEDLOCK, FORCESEEK on the filtered claim index; OUTPUT ... INTO a table variable).
+-- READCOMMITTEDLOCK, INDEX with FORCESEEK on the filtered claim index, derived tables rather
+-- than WITH, the status re-checked at the update; OUTPUT ... INTO a table variable).
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
@@ -49,7 +50,7 @@ DECLARE @moved TABLE (
     created_at datetime2(6) NOT NULL,
     started_at datetime2(6) NULL,
     updated_at datetime2(6) NOT NULL,
-    result nvarchar(max) NULL
+    errors nvarchar(max) NULL
 );
 
 INSERT INTO @item (id, lease_id, result)
@@ -89,14 +90,14 @@ OUTPUT
     deleted.max_attempts, deleted.due_at, deleted.worker_id, deleted.lease_id,
     deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.updated_at, i.result
+    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.errors
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
     max_attempts, due_at, worker_id, lease_id,
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at, result
+    created_at, started_at, updated_at, errors
 )
 FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
 INNER JOIN @item AS i
@@ -108,46 +109,14 @@ WHERE j.status IN (1, 2);
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id
+    started_at, updated_at, finished_at, lease_id, errors
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 3, m.attempt,
-    m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, m.result, m.created_by,
-    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id
-FROM @moved AS m;
-
-WITH eligible AS (
-    SELECT
-        q.name,
-        q.lease_seconds
-    FROM readpast_queue AS q WITH (READCOMMITTEDLOCK)
-    WHERE q.paused = 0
-        AND q.active = 1
-        AND q.max_workers IS NULL
-        AND (
-            @queues IS NULL
-            OR q.name IN (SELECT CAST(f.value AS nvarchar(400)) FROM OPENJSON(@queues) AS f)
-        )
-),
-
-picked AS (
-    SELECT TOP (@limit)
-        c.id,
-        e.lease_seconds AS queue_lease_seconds
-    FROM eligible AS e
-    CROSS APPLY (
-        SELECT TOP (@limit)
-            j.id,
-            j.priority,
-            j.due_at
-        FROM readpast_job AS j WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, FORCESEEK)
-        WHERE j.queue = e.name
-            AND j.status = 0
-            AND j.due_at <= SYSUTCDATETIME()
-        ORDER BY j.priority DESC, j.due_at ASC, j.id ASC
-    ) AS c
-    ORDER BY c.priority DESC, c.due_at ASC, c.id ASC
-)
+    m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, i.result, m.created_by,
+    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id, m.errors
+FROM @moved AS m
+INNER JOIN @item AS i ON m.id = i.id AND m.lease_id = i.lease_id;
 
 UPDATE t
 SET
@@ -155,10 +124,16 @@ SET
     t.attempt = t.attempt + 1,
     t.worker_id = @worker_id,
     t.lease_id = NEWID(),
-    t.lease_seconds = COALESCE(@lease_seconds, p.queue_lease_seconds, @default_lease_seconds),
+    t.lease_seconds = ISNULL(
+        @lease_seconds,
+        ISNULL((SELECT lq.lease_seconds FROM readpast_queue AS lq WHERE lq.name = t.queue), @default_lease_seconds)
+    ),
     t.lease_expires_at = DATEADD(
         SECOND,
-        COALESCE(@lease_seconds, p.queue_lease_seconds, @default_lease_seconds),
+        ISNULL(
+            @lease_seconds,
+            ISNULL((SELECT lq.lease_seconds FROM readpast_queue AS lq WHERE lq.name = t.queue), @default_lease_seconds)
+        ),
         SYSUTCDATETIME()
     ),
     t.heartbeat_at = NULL,
@@ -166,7 +141,43 @@ SET
     t.updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id INTO @claimed (id)
 FROM readpast_job AS t WITH (ROWLOCK)
-INNER JOIN picked AS p ON t.id = p.id;
+INNER JOIN (
+    -- the best @limit candidates over every eligible queue
+    SELECT TOP (@limit) c.id
+    FROM (
+        -- eligible queues, with their free slots
+        SELECT
+            q.name,
+            @limit AS room
+        FROM readpast_queue AS q WITH (READCOMMITTEDLOCK)
+        WHERE q.paused = 0
+            AND q.active = 1
+            AND q.max_workers IS NULL -- uncapped queues only (capped ones go the locked way)
+            AND (
+                @queues IS NULL
+                OR q.name IN (SELECT CAST(f.value AS nvarchar(400)) FROM OPENJSON(@queues) AS f)
+            )
+    ) AS e
+    CROSS APPLY (
+        -- the queue's due pending rows in claim order, skipping rows other claimers hold
+        SELECT TOP (e.room)
+            j.id,
+            j.priority,
+            j.due_at
+        FROM readpast_job AS j WITH (
+            UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_claim), FORCESEEK
+        )
+        WHERE j.queue = e.name
+            AND j.status = 0
+            AND j.due_at <= SYSUTCDATETIME()
+        ORDER BY j.priority DESC, j.due_at ASC, j.id ASC
+    ) AS c
+    ORDER BY c.priority DESC, c.due_at ASC, c.id ASC
+) AS p ON t.id = p.id
+-- Re-checked at the update: whatever plan joins the candidates back to the table, a row that
+-- is no longer pending (claimed and committed by another claim between a read and this
+-- write) is never leased a second time.
+WHERE t.status = 0;
 
 SELECT
     @acked = STRING_AGG(

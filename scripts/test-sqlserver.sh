@@ -36,7 +36,8 @@ for p in sorted(glob.glob('target/surefire-reports/TEST-*.xml')):
     for c in r.iter('testcase'):
         k = c.find('skipped')
         if k is not None:
-            skipped.append(f"{c.get('classname').split('.')[-1]}.{c.get('name')}: {k.get('message') or ''}")
+            why = k.get('message') or ((k.text or '').strip().splitlines() or [''])[0]
+            skipped.append(f"{c.get('classname').split('.')[-1]}.{c.get('name')}: {why}")
 print(f"SQL Server run: {t - f - e - s} passed, {f + e} failed, {s} skipped")
 for line in skipped:
     print("  skipped " + line)

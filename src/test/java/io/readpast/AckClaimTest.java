@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Ack and claim: POST /claim with "ack" completes a batch and leases the next, one request, one transaction. */
 @QuarkusTest
@@ -86,6 +87,7 @@ class AckClaimTest {
 
     @Test
     void oneRequestCompletesTheBatchAndLeasesTheNextInOneStatement() {
+        assumeTrue(TestDb.jsonStringsUnescaped(), "Babelfish returns JSON string members still escaped (OPENJSON defect): batch payloads and results");
         enqueue("ac-q", 4);
         JsonNode first = claim(body("ac-q", 2, null)).get("jobs");
         assertEquals(2, first.size());

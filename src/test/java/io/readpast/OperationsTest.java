@@ -124,6 +124,7 @@ class OperationsTest {
 
     @Test
     void batchEnqueueAnswersPerItemAndABadItemFailsOnlyItself() {
+        assumeTrue(TestDb.jsonStringsUnescaped(), "Babelfish returns JSON string members still escaped (OPENJSON defect): batch payloads and results");
         List<Object> jobs = new ArrayList<>();
         jobs.add(Map.of("queue", "b", "type", "t", "payload", Map.of("n", 1)));
         jobs.add(Map.of("queue", "b"));                                           // no type
@@ -157,6 +158,7 @@ class OperationsTest {
 
     @Test
     void batchCompleteAnswersPerItem() {
+        assumeTrue(TestDb.jsonStringsUnescaped(), "Babelfish returns JSON string members still escaped (OPENJSON defect): batch payloads and results");
         for (int i = 0; i < 3; i++) {
             enqueue(Map.of("queue", "bc", "type", "t"));
         }

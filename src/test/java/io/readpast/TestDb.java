@@ -43,6 +43,15 @@ public final class TestDb {
         return b;
     }
 
+    /**
+     * Whether OPENJSON and JSON_VALUE give string members unescaped, as SQL Server does.
+     * Babelfish gives them still escaped ({\"k\":1} for {"k":1}), so JSON text passed inside a
+     * JSON batch (payloads of a batch enqueue, results of a batch ack) arrives altered there.
+     */
+    public static boolean jsonStringsUnescaped() {
+        return !babelfish();
+    }
+
     /** Whether a claim skips rows another open transaction holds (READPAST, SKIP LOCKED). */
     public static boolean skipsLockedRows() {
         return !babelfish();

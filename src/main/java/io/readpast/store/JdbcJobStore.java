@@ -21,8 +21,9 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The one {@link JobStore} implementation: runs the engine's named statements through JDBC.
  * What differs per engine is the SQL text (resource files) and the small {@link Dialect}.
- * Each operation is one short transaction, retried with jittered backoff when the database
- * picks it as a deadlock victim or fails it for serialization.
+ * Each operation is one short transaction (on PostgreSQL, an operation of one statement runs in
+ * autocommit: one round trip), retried with jittered backoff when the database picks it as a
+ * deadlock victim or fails it for serialization.
  */
 public final class JdbcJobStore implements JobStore {
 
@@ -55,7 +56,7 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<JobRow> jobInsert(NewJob job) {
-        return tx(c -> single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))));
     }
 
     @Override
@@ -119,7 +120,7 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<JobRow> jobGetByKey(String idempotencyKey) {
-        return tx(c -> single(queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", idempotencyKey))));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", idempotencyKey))));
     }
 
     private static Params insertParams(NewJob job) {
@@ -139,7 +140,7 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<JobRow> jobGet(long id) {
-        return tx(c -> single(queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id))));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id))));
     }
 
     @Override
@@ -296,19 +297,19 @@ public final class JdbcJobStore implements JobStore {
     public Optional<JobRow> jobHeartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId)
                 .integer("lease_seconds", leaseSeconds).str("progress", progress);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_HEARTBEAT, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_HEARTBEAT, p)));
     }
 
     @Override
     public Optional<JobRow> jobComplete(long id, String leaseId, String result, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("result", result).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_COMPLETE, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_COMPLETE, p)));
     }
 
     @Override
     public java.util.Map<Long, String> jobCompleteMany(List<CompleteItem> items, String by) {
         Params p = Params.of().str("items", completeItemsJson(items)).str("modified_by", by);
-        return tx(c -> completeMany(c, p));
+        return oneStatement(c -> completeMany(c, p));
     }
 
     private Map<Long, String> completeMany(Connection c, Params p) throws SQLException {
@@ -342,31 +343,31 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public Optional<JobRow> jobCancelPending(long id, String by) {
         Params p = Params.of().lng("id", id).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_CANCEL_PENDING, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_CANCEL_PENDING, p)));
     }
 
     @Override
     public Optional<JobRow> jobCancelRequest(long id, String by) {
         Params p = Params.of().lng("id", id).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_CANCEL_REQUEST, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_CANCEL_REQUEST, p)));
     }
 
     @Override
     public Optional<JobRow> jobCancelLeased(long id, String leaseId, String error, boolean expiredOnly, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("error", error)
                 .bool("expired_only", expiredOnly).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_CANCEL_LEASED, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_CANCEL_LEASED, p)));
     }
 
     @Override
     public Optional<JobRow> jobRequeue(long id, String payload, String by) {
         Params p = Params.of().lng("id", id).str("payload", payload).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_REQUEUE, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_REQUEUE, p)));
     }
 
     @Override
     public boolean jobPurge(long id) {
-        return tx(c -> !query(c, Stmt.JOB_PURGE, Params.of().lng("id", id), (rs, cols) -> rs.getLong(1)).isEmpty());
+        return oneStatement(c -> !query(c, Stmt.JOB_PURGE, Params.of().lng("id", id), (rs, cols) -> rs.getLong(1)).isEmpty());
     }
 
     @Override
@@ -378,13 +379,13 @@ public final class JdbcJobStore implements JobStore {
                 .str("tag", f.tag())
                 .lng("after", f.after())
                 .integer("limit", f.limit());
-        return tx(c -> queryJobs(c, Stmt.JOB_LIST, p));
+        return oneStatement(c -> queryJobs(c, Stmt.JOB_LIST, p));
     }
 
     @Override
     public List<JobRow> jobListDead(String queue, String type, Long after, int limit) {
         Params p = Params.of().str("queue", queue).str("type", type).lng("after", after).integer("limit", limit);
-        return tx(c -> queryJobs(c, Stmt.JOB_LIST_DEAD, p));
+        return oneStatement(c -> queryJobs(c, Stmt.JOB_LIST_DEAD, p));
     }
 
     @Override
@@ -418,7 +419,7 @@ public final class JdbcJobStore implements JobStore {
 
     private int purgeOld(Stmt stmt, long olderThanMs, int limit) {
         Params p = Params.of().lng("older_than_ms", olderThanMs).integer("limit", limit);
-        return tx(c -> query(c, stmt, p, (rs, cols) -> rs.getLong(1)).size());
+        return oneStatement(c -> query(c, stmt, p, (rs, cols) -> rs.getLong(1)).size());
     }
 
     @Override
@@ -426,20 +427,20 @@ public final class JdbcJobStore implements JobStore {
                                      String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).lng("delay_ms", delayMs)
                 .str("error", error).bool("expired_only", expiredOnly).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_RETRY, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_RETRY, p)));
     }
 
     @Override
     public Optional<JobRow> jobKill(long id, String leaseId, String error, boolean expiredOnly, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId)
                 .str("error", error).bool("expired_only", expiredOnly).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_KILL, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_KILL, p)));
     }
 
     @Override
     public Optional<JobRow> jobRelease(long id, String leaseId, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_RELEASE, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_RELEASE, p)));
     }
 
     @Override
@@ -490,12 +491,12 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<QueueRow> queueGet(String name) {
-        return tx(c -> single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue)));
+        return oneStatement(c -> single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue)));
     }
 
     @Override
     public List<QueueRow> queueList(boolean includeInactive) {
-        return tx(c -> query(c, Stmt.QUEUE_LIST, Params.of().bool("include_inactive", includeInactive), this::mapQueue));
+        return oneStatement(c -> query(c, Stmt.QUEUE_LIST, Params.of().bool("include_inactive", includeInactive), this::mapQueue));
     }
 
     @Override
@@ -519,7 +520,7 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public List<StoredKey> apiKeyList() {
-        return tx(c -> query(c, Stmt.API_KEY_LIST, Params.of(), (rs, cols) -> new StoredKey(
+        return oneStatement(c -> query(c, Stmt.API_KEY_LIST, Params.of(), (rs, cols) -> new StoredKey(
                 str(rs, cols, "name"), str(rs, cols, "roles"), str(rs, cols, "digest").strip(),
                 str(rs, cols, "queues"), str(rs, cols, "origin"), str(rs, cols, "created_by"),
                 instant(rs, cols, "created_at"))));
@@ -529,7 +530,7 @@ public final class JdbcJobStore implements JobStore {
     public boolean apiKeyInsert(StoredKey key) {
         Params p = Params.of().str("name", key.name()).str("roles", key.roles()).str("digest", key.digest())
                 .str("queues", key.queues()).str("origin", key.origin()).str("created_by", key.createdBy());
-        return tx(c -> !query(c, Stmt.API_KEY_INSERT, p, (rs, cols) -> rs.getString(1)).isEmpty());
+        return oneStatement(c -> !query(c, Stmt.API_KEY_INSERT, p, (rs, cols) -> rs.getString(1)).isEmpty());
     }
 
     @Override
@@ -553,29 +554,7 @@ public final class JdbcJobStore implements JobStore {
     }
 
     <T> T tx(SqlWork<T> work) {
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = dataSource.getConnection()) {
-                c.setAutoCommit(false);
-                try {
-                    T result = work.run(c);
-                    c.commit();
-                    return result;
-                } catch (SQLException | RuntimeException e) {
-                    rollbackQuietly(c);
-                    throw e;
-                }
-            } catch (SQLException e) {
-                StoreException.Kind kind = dialect.classify(e);
-                if (kind == StoreException.Kind.TRANSIENT && attempt < MAX_TRIES) {
-                    sleepBackoff(attempt);
-                    continue;
-                }
-                if (kind == StoreException.Kind.TRANSIENT) {
-                    LOG.warnf("Giving up after %d transient failures: %s", attempt, e.getMessage());
-                }
-                throw new StoreException(kind, e.getMessage(), e);
-            }
-        }
+        return run(work, false);
     }
 
     /**
@@ -584,13 +563,25 @@ public final class JdbcJobStore implements JobStore {
      * statements, so there it is a transaction like {@link #tx}.
      */
     <T> T oneStatement(SqlWork<T> work) {
-        if (!dialect.singleStatementAutocommit()) {
-            return tx(work);
-        }
+        return run(work, dialect.singleStatementAutocommit());
+    }
+
+    /** Runs the work on a pooled connection, retrying transient failures with jittered backoff. */
+    private <T> T run(SqlWork<T> work, boolean autocommit) {
         for (int attempt = 1; ; attempt++) {
             try (Connection c = dataSource.getConnection()) {
-                c.setAutoCommit(true);
-                return work.run(c);
+                c.setAutoCommit(autocommit);
+                if (autocommit) {
+                    return work.run(c);
+                }
+                try {
+                    T result = work.run(c);
+                    c.commit();
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    rollbackQuietly(c);
+                    throw e;
+                }
             } catch (SQLException e) {
                 StoreException.Kind kind = dialect.classify(e);
                 if (kind == StoreException.Kind.TRANSIENT && attempt < MAX_TRIES) {

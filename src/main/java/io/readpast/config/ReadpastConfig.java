@@ -26,6 +26,31 @@ public interface ReadpastConfig {
 
     Metrics metrics();
 
+    Schedules schedules();
+
+    /** Recurring schedules (README "Schedules"). */
+    interface Schedules {
+        /** How often each instance looks for due schedules (a scheduler period). */
+        @WithDefault("1s")
+        String interval();
+
+        /** Due schedules handled per pass. */
+        @WithDefault("100")
+        int batch();
+
+        /** Most missed slots one schedule with catchUp ALL fires per pass (the rest follow in the next passes). */
+        @WithDefault("100")
+        int catchUpMax();
+
+        /** With catchUp NONE, a slot seen later than this after its time is skipped. */
+        @WithDefault("PT1M")
+        Duration misfireGrace();
+
+        /** Records of fired slots are kept this long (then deleted by the schedule sweeper). */
+        @WithDefault("P7D")
+        Duration fireRetention();
+    }
+
     interface Metrics {
         /** How often each instance refreshes the per-queue depth and lag gauges (one statement). */
         @WithDefault("15s")

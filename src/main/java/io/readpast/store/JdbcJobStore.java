@@ -227,7 +227,7 @@ public final class JdbcJobStore implements JobStore {
 
     private int purgeOld(Stmt stmt, long olderThanMs, int limit) {
         Params p = Params.of().lng("older_than_ms", olderThanMs).integer("limit", limit);
-        return tx(c -> query(c, stmt, p, (rs, cols) -> rs.getLong(1)).size());
+        return tx(c -> query(c, stmt, p, (rs, cols) -> Boolean.TRUE).size());
     }
 
     @Override
@@ -310,6 +310,137 @@ public final class JdbcJobStore implements JobStore {
     public boolean apiKeyInsert(StoredKey key) {
         Params p = Params.of().str("name", key.name()).str("roles", key.roles()).str("digest", key.digest());
         return tx(c -> !query(c, Stmt.API_KEY_INSERT, p, (rs, cols) -> rs.getString(1)).isEmpty());
+    }
+
+    // ---- recurring schedules ---------------------------------------------------------------
+
+    @Override
+    public Instant dbNow() {
+        return tx(c -> single(query(c, Stmt.DB_NOW, Params.of(), (rs, cols) -> instant(rs, cols, "now"))))
+                .orElseThrow(() -> new IllegalStateException("the database returned no time"));
+    }
+
+    @Override
+    public ScheduleRow scheduleUpsert(ScheduleRow s, String by) {
+        Params p = Params.of()
+                .str("name", s.name())
+                .str("cron", s.cron())
+                .str("time_zone", s.timeZone())
+                .str("queue", s.queue())
+                .str("type", s.type())
+                .str("payload", s.payload())
+                .str("tags", s.tags())
+                .integer("priority", s.priority())
+                .integer("max_attempts", s.maxAttempts())
+                .str("overlap", s.overlap())
+                .str("catch_up", s.catchUp())
+                .bool("paused", s.paused())
+                .time("next_fire_at", s.nextFireAt())
+                .str("modified_by", by);
+        return tx(c -> single(query(c, Stmt.SCHEDULE_UPSERT, p, this::mapSchedule)))
+                .orElseThrow(() -> new IllegalStateException("schedule row missing after upsert"));
+    }
+
+    @Override
+    public Optional<ScheduleRow> scheduleGet(String name) {
+        return tx(c -> single(query(c, Stmt.SCHEDULE_GET, Params.of().str("name", name), this::mapSchedule)));
+    }
+
+    @Override
+    public List<ScheduleRow> scheduleList(String after, int limit) {
+        Params p = Params.of().str("after", after).integer("limit", limit);
+        return tx(c -> query(c, Stmt.SCHEDULE_LIST, p, this::mapSchedule));
+    }
+
+    @Override
+    public boolean scheduleDelete(String name) {
+        return tx(c -> !query(c, Stmt.SCHEDULE_DELETE, Params.of().str("name", name), (rs, cols) -> rs.getString(1))
+                .isEmpty());
+    }
+
+    @Override
+    public Optional<ScheduleRow> scheduleSetPaused(String name, boolean paused, Instant nextFireAt) {
+        Params p = Params.of().str("name", name).bool("paused", paused).time("next_fire_at", nextFireAt);
+        return tx(c -> single(query(c, Stmt.SCHEDULE_SET_PAUSED, p, this::mapSchedule)));
+    }
+
+    @Override
+    public List<String> scheduleListDue(int limit) {
+        return tx(c -> query(c, Stmt.SCHEDULE_LIST_DUE, Params.of().integer("limit", limit),
+                (rs, cols) -> rs.getString(cols.get("name"))));
+    }
+
+    @Override
+    public Optional<ScheduleRow.Fired> scheduleFire(String name,
+                                                    java.util.function.Function<ScheduleRow.Due, ScheduleRow.FirePlan> planner,
+                                                    int defaultMaxAttempts) {
+        return tx(c -> {
+            Optional<ScheduleRow.Due> locked = single(query(c, Stmt.SCHEDULE_LOCK_DUE, Params.of().str("name", name),
+                    (rs, cols) -> new ScheduleRow.Due(mapSchedule(rs, cols), instant(rs, cols, "db_now"),
+                            rs.getBoolean(cols.get("last_job_live")))));
+            if (locked.isEmpty()) {
+                return Optional.<ScheduleRow.Fired>empty();
+            }
+            ScheduleRow s = locked.get().schedule();
+            ScheduleRow.FirePlan plan = planner.apply(locked.get());
+            boolean previousLive = locked.get().lastJobLive();
+            List<JobRow> jobs = new ArrayList<>();
+            int skipped = 0;
+            Instant lastSlot = null;
+            Long lastJob = null;
+            for (Instant slot : plan.slots()) {
+                boolean skip = "SKIP".equals(s.overlap()) && previousLive;
+                Params fire = Params.of().str("schedule_name", name).time("slot_at", slot).integer("outcome", skip ? 2 : 1);
+                if (query(c, Stmt.SCHEDULE_FIRE_INSERT, fire, (rs, cols) -> Boolean.TRUE).isEmpty()) {
+                    continue; // recorded before: this slot has fired already
+                }
+                lastSlot = slot;
+                if (skip) {
+                    skipped++;
+                    continue;
+                }
+                NewJob job = new NewJob(s.queue(), s.type(), s.payload(), s.tags(), null, s.priority(), s.maxAttempts(),
+                        defaultMaxAttempts, slot, 0, "schedule:" + name);
+                JobRow row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)))
+                        .orElseThrow(() -> new IllegalStateException("scheduled job was not inserted"));
+                query(c, Stmt.SCHEDULE_FIRE_SET_JOB, Params.of().str("schedule_name", name).time("slot_at", slot)
+                        .lng("job_id", row.id()), (rs, cols) -> Boolean.TRUE);
+                jobs.add(row);
+                lastJob = row.id();
+                previousLive = true;
+            }
+            query(c, Stmt.SCHEDULE_ADVANCE, Params.of().str("name", name).time("next_fire_at", plan.next())
+                    .time("last_fire_at", lastSlot).lng("last_job_id", lastJob), (rs, cols) -> Boolean.TRUE);
+            return Optional.of(new ScheduleRow.Fired(jobs, skipped));
+        });
+    }
+
+    @Override
+    public int scheduleFirePurgeOld(long olderThanMs, int limit) {
+        return purgeOld(Stmt.SCHEDULE_FIRE_PURGE_OLD, olderThanMs, limit);
+    }
+
+    private ScheduleRow mapSchedule(ResultSet rs, Map<String, Integer> cols) throws SQLException {
+        return new ScheduleRow(
+                str(rs, cols, "name"),
+                str(rs, cols, "cron"),
+                str(rs, cols, "time_zone"),
+                str(rs, cols, "queue"),
+                str(rs, cols, "type"),
+                str(rs, cols, "payload"),
+                str(rs, cols, "tags"),
+                intOr(rs, cols, "priority", 0),
+                integer(rs, cols, "max_attempts"),
+                str(rs, cols, "overlap"),
+                str(rs, cols, "catch_up"),
+                rs.getBoolean(cols.get("paused")),
+                instant(rs, cols, "next_fire_at"),
+                instant(rs, cols, "last_fire_at"),
+                lng(rs, cols, "last_job_id"),
+                str(rs, cols, "created_by"),
+                str(rs, cols, "modified_by"),
+                instant(rs, cols, "created_at"),
+                instant(rs, cols, "updated_at"));
     }
 
     // ---- plumbing --------------------------------------------------------------------------

@@ -106,4 +106,45 @@ public interface JobStore {
 
     /** Stores a generated key unless one of that name exists; true when this call stored it. */
     boolean apiKeyInsert(StoredKey key);
+
+    // ---- recurring schedules ---------------------------------------------------------------
+
+    /** The database clock (schedule fire times are computed from it). */
+    java.time.Instant dbNow();
+
+    /**
+     * Creates or replaces a schedule ({@code settings.nextFireAt()} is the first fire time of the
+     * new expression); one that keeps its expression and time zone and is not paused keeps its
+     * next fire time. {@code by} is recorded as modified_by (and created_by on creation).
+     */
+    ScheduleRow scheduleUpsert(ScheduleRow settings, String by);
+
+    Optional<ScheduleRow> scheduleGet(String name);
+
+    /** Schedules by name after {@code after} (null: from the first). */
+    List<ScheduleRow> scheduleList(String after, int limit);
+
+    /** Deletes a schedule and its fire records; false when there was none. */
+    boolean scheduleDelete(String name);
+
+    /** Pauses or resumes; resuming a paused schedule sets its next fire time to {@code nextFireAt}. */
+    Optional<ScheduleRow> scheduleSetPaused(String name, boolean paused, java.time.Instant nextFireAt);
+
+    /** Names of schedules with a slot due now (database clock), most overdue first. */
+    List<String> scheduleListDue(int limit);
+
+    /**
+     * Fires one due schedule in one transaction: locks its row (skipping it when another
+     * instance holds it), asks {@code planner} which slots to fire, records each slot under the
+     * unique key (schedule, slot) so that none fires twice, enqueues the template's job for it
+     * (due at the slot time; with overlap SKIP, no job while the previous one is still live) and
+     * moves the schedule to the plan's next slot. Empty when the schedule was not due or was
+     * taken by another instance.
+     */
+    Optional<ScheduleRow.Fired> scheduleFire(String name,
+                                             java.util.function.Function<ScheduleRow.Due, ScheduleRow.FirePlan> planner,
+                                             int defaultMaxAttempts);
+
+    /** Retention: deletes up to {@code limit} fire records older than {@code olderThanMs}; returns how many. */
+    int scheduleFirePurgeOld(long olderThanMs, int limit);
 }

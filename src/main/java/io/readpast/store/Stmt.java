@@ -35,7 +35,20 @@ public enum Stmt {
     QUEUE_SET_PAUSED,
     JOB_ANY_DUE,
     API_KEY_LIST,
-    API_KEY_INSERT;
+    API_KEY_INSERT,
+    // recurring schedules
+    DB_NOW,
+    SCHEDULE_UPSERT,
+    SCHEDULE_GET,
+    SCHEDULE_LIST,
+    SCHEDULE_DELETE,
+    SCHEDULE_SET_PAUSED,
+    SCHEDULE_LIST_DUE,
+    SCHEDULE_LOCK_DUE,
+    SCHEDULE_FIRE_INSERT,
+    SCHEDULE_FIRE_SET_JOB,
+    SCHEDULE_ADVANCE,
+    SCHEDULE_FIRE_PURGE_OLD;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

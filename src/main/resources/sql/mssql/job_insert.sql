@@ -29,7 +29,7 @@ END;
 
 INSERT INTO readpast_job (
     queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
-    created_by, modified_by
+    created_by, modified_by, webhook_url
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -49,7 +49,8 @@ SELECT
         )
     ),
     @created_by,
-    @created_by
+    @created_by,
+    @webhook_url
 FROM (SELECT 1 AS one) AS o
 LEFT JOIN readpast_queue AS q ON q.name = @queue
 WHERE @idempotency_key IS NULL

@@ -20,7 +20,8 @@ DECLARE @source TABLE (
     max_attempts int NOT NULL,
     last_error nvarchar(max) NULL,
     created_by nvarchar(200) NULL,
-    created_at datetime2(6) NOT NULL
+    created_at datetime2(6) NOT NULL,
+    webhook_url nvarchar(2000) NULL
 );
 
 DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
@@ -29,11 +30,11 @@ DELETE FROM readpast_job_dead
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
-    deleted.created_by, deleted.created_at
+    deleted.created_by, deleted.created_at, deleted.webhook_url
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    created_by, created_at
+    created_by, created_at, webhook_url
 )
 WHERE id = @id;
 
@@ -41,24 +42,24 @@ DELETE FROM readpast_job_archive
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
-    deleted.created_by, deleted.created_at
+    deleted.created_by, deleted.created_at, deleted.webhook_url
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    created_by, created_at
+    created_by, created_at, webhook_url
 )
 WHERE id = @id
     AND status = 5;
 
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, last_error, created_by, modified_by, created_at, updated_at
+    due_at, last_error, created_by, modified_by, created_at, updated_at, webhook_url
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
     s.id, s.queue, s.type, COALESCE(@payload, s.payload), s.tags, s.idempotency_key,
     s.priority, 0, 0, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.created_by,
-    @modified_by, s.created_at, SYSUTCDATETIME()
+    @modified_by, s.created_at, SYSUTCDATETIME(), s.webhook_url
 FROM @source AS s;
 
 SELECT j.*

@@ -1,5 +1,6 @@
 -- Retries used up or a fatal error: the job moves to the dead-letter table as DEAD (unless a
--- cancel was requested meanwhile: then it must end CANCELLED, see job_cancel_leased).
+-- cancel was requested meanwhile: then it must end CANCELLED, see job_cancel_leased). Its
+-- webhook (the job's URL, else its queue's) goes into the outbox in the same statement.
 WITH moved AS (
     DELETE FROM readpast_job
     WHERE id = :id
@@ -8,14 +9,22 @@ WITH moved AS (
       AND NOT cancel_requested
       AND (NOT CAST(:expired_only AS boolean) OR lease_expires_at <= now())
     RETURNING *
+),
+hook AS (
+    -- the completion webhook (job's URL, else the queue's), in this same transaction
+    INSERT INTO readpast_webhook (job_id, queue, event, url)
+    SELECT m.id, m.queue, 'job.dead', COALESCE(m.webhook_url, q.webhook_url)
+    FROM moved AS m
+    LEFT JOIN readpast_queue AS q ON q.name = m.queue
+    WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL
 )
 INSERT INTO readpast_job_dead (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id
+    started_at, updated_at, finished_at, lease_id, webhook_url
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, max_attempts,
        due_at, worker_id, progress, :error, NULL, created_by, COALESCE(:modified_by, modified_by), created_at,
-       started_at, now(), now(), lease_id
+       started_at, now(), now(), lease_id, webhook_url
 FROM moved
 RETURNING *

@@ -13,9 +13,9 @@ source AS (
 )
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, last_error, created_by, modified_by, created_at, updated_at
+    due_at, last_error, created_by, modified_by, created_at, updated_at, webhook_url
 )
 SELECT id, queue, type, COALESCE(:payload, payload), tags, idempotency_key, priority, 0, 0,
-       max_attempts, now(), last_error, created_by, :modified_by, created_at, now()
+       max_attempts, now(), last_error, created_by, :modified_by, created_at, now(), webhook_url
 FROM source
 RETURNING *

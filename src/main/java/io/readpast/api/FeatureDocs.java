@@ -47,4 +47,32 @@ final class FeatureDocs {
     static final String PROBLEM_BAD_CRON = "{\"type\": \"urn:readpast:problem:invalid-request\", "
             + "\"title\": \"Invalid request\", \"status\": 400, \"detail\": \"'cron' is not usable: the minute value "
             + "61 is outside 0-59.\", \"instance\": \"/schedules/weekday-report\"}";
+
+    static final String DELIVERY_ID_PARAM = "Delivery id: the UUID sent as Readpast-Delivery.";
+
+    static final String DELIVERY_DEAD = "{\"id\": \"6f1c2a4e-8b3d-4f5a-9c7e-0d1e2f3a4b5c\", \"jobId\": \"42\", "
+            + "\"queue\": \"emails\", \"event\": \"job.succeeded\", "
+            + "\"url\": \"https://shop.example/hooks/readpast\", \"status\": \"DEAD\", \"attempt\": 10, "
+            + "\"nextAttemptAt\": null, \"lastStatus\": 503, \"lastError\": \"HTTP 503\", "
+            + "\"createdAt\": \"2026-11-30T12:00:09Z\", \"updatedAt\": \"2026-11-30T14:31:12Z\", "
+            + "\"deliveredAt\": null}";
+
+    static final String DELIVERY_PENDING = "{\"id\": \"6f1c2a4e-8b3d-4f5a-9c7e-0d1e2f3a4b5c\", \"jobId\": \"42\", "
+            + "\"queue\": \"emails\", \"event\": \"job.succeeded\", "
+            + "\"url\": \"https://shop.example/hooks/readpast\", \"status\": \"PENDING\", \"attempt\": 0, "
+            + "\"nextAttemptAt\": \"2026-11-30T15:00:00Z\", \"lastStatus\": 503, \"lastError\": \"HTTP 503\", "
+            + "\"createdAt\": \"2026-11-30T12:00:09Z\", \"updatedAt\": \"2026-11-30T15:00:00Z\", "
+            + "\"deliveredAt\": null}";
+
+    static final String DELIVERY_PAGE = "{\"deliveries\": [" + DELIVERY_DEAD + "], \"next\": \"1234\"}";
+
+    static final String PROBLEM_DELIVERY_NOT_FOUND = "{\"type\": \"urn:readpast:problem:not-found\", "
+            + "\"title\": \"Not found\", \"status\": 404, "
+            + "\"detail\": \"No webhook delivery with id '6f1c2a4e-8b3d-4f5a-9c7e-0d1e2f3a4b5c'.\", "
+            + "\"instance\": \"/webhooks/deliveries/6f1c2a4e-8b3d-4f5a-9c7e-0d1e2f3a4b5c\"}";
+
+    static final String PROBLEM_DELIVERY_CONFLICT = "{\"type\": \"urn:readpast:problem:state-conflict\", "
+            + "\"title\": \"Conflict\", \"status\": 409, \"detail\": \"Delivery "
+            + "6f1c2a4e-8b3d-4f5a-9c7e-0d1e2f3a4b5c is DELIVERED; only DEAD deliveries can be retried.\", "
+            + "\"instance\": \"/webhooks/deliveries/6f1c2a4e-8b3d-4f5a-9c7e-0d1e2f3a4b5c/retry\"}";
 }

@@ -542,8 +542,9 @@ public class JobResource {
         String tags = tagsJson(b.tags());
         Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
         String key = Validate.text("idempotencyKey", b.idempotencyKey(), Validate.NAME_MAX, false);
+        String webhookUrl = io.readpast.webhook.WebhookUrls.check("webhookUrl", b.webhookUrl(), config.webhooks());
         return new Broker.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
-                delaySeconds * 1000, caller.name());
+                delaySeconds * 1000, caller.name(), webhookUrl);
     }
 
     private String tagsJson(List<String> tags) {

@@ -18,7 +18,7 @@ import java.time.Instant;
 @JsonPropertyOrder({"id", "queue", "type", "payload", "priority", "status", "attempt", "maxAttempts", "tags",
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
         "heartbeatAt", "progress", "cancelRequested", "lastError", "result", "idempotencyKey", "createdBy",
-        "modifiedBy"})
+        "modifiedBy", "webhookUrl"})
 @Schema(description = "A job, wherever it lives: PENDING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
         + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
 public record JobView(
@@ -89,7 +89,10 @@ public record JobView(
         String createdBy,
         @Schema(nullable = true, description = "Name of the API key that changed the job last; null with "
                 + "authentication off.", examples = "mailer")
-        String modifiedBy) {
+        String modifiedBy,
+        @Schema(nullable = true, description = "The job's own completion webhook; null when it names none (its "
+                + "queue's webhook, if any, applies).", examples = "https://shop.example/hooks/readpast")
+        String webhookUrl) {
 
     public static JobView of(JobRow r) {
         return of(r, false);
@@ -104,6 +107,7 @@ public record JobView(
                 JobStatus.fromCode(r.status()), r.attempt(), r.maxAttempts(), r.tags() == null ? "[]" : r.tags(),
                 r.dueAt(), r.createdAt(), r.updatedAt(), r.startedAt(), r.finishedAt(), r.workerId(),
                 withLease ? r.leaseId() : null, r.leaseExpiresAt(), r.heartbeatAt(), r.progress(),
-                r.cancelRequested(), r.lastError(), r.result(), r.idempotencyKey(), r.createdBy(), r.modifiedBy());
+                r.cancelRequested(), r.lastError(), r.result(), r.idempotencyKey(), r.createdBy(), r.modifiedBy(),
+                r.webhookUrl());
     }
 }

@@ -38,7 +38,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                 @Tag(name = "Workers", description = "Claim and settle jobs (role worker)"),
                 @Tag(name = "Operators", description = "Cancel, requeue, delete, browse, dead letters (role admin)"),
                 @Tag(name = "Queues", description = "Queue settings and counts (role admin)"),
-                @Tag(name = "Schedules", description = "Recurring schedules that enqueue jobs (role admin)")
+                @Tag(name = "Schedules", description = "Recurring schedules that enqueue jobs (role admin)"),
+                @Tag(name = "Webhooks", description = "Completion webhook deliveries (role admin)")
         },
         components = @Components(schemas = @Schema(name = ApiDocs.ANY_VALUE,
                 description = "Any JSON value: object, array, string, number, boolean or null."),

@@ -68,9 +68,10 @@ public class QueueResource {
         Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
         Long base = Validate.optionalRange("backoffBaseSeconds", b.backoffBaseSeconds(), 0L, DAY);
         Long cap = Validate.optionalRange("backoffCapSeconds", b.backoffCapSeconds(), 0L, 30 * DAY);
+        String webhookUrl = io.readpast.webhook.WebhookUrls.check("webhookUrl", b.webhookUrl(), config.webhooks());
         var settings = new QueueSettings(queue, maxWorkers, Boolean.TRUE.equals(b.paused()),
                 b.active() == null || b.active(), lease, maxAttempts,
-                base == null ? null : base * 1000, cap == null ? null : cap * 1000);
+                base == null ? null : base * 1000, cap == null ? null : cap * 1000, webhookUrl);
         return Responses.QueueView.of(broker.putQueue(settings, caller.name()));
     }
 

@@ -52,7 +52,13 @@ public final class Requests {
                     + "PROCESSING) job holds this key, enqueueing again answers 200 with that job and creates "
                     + "nothing; once it finished, the key is free again.",
                     maxLength = 200, examples = "welcome-a@b.c")
-            String idempotencyKey) {
+            String idempotencyKey,
+            @Schema(description = "Completion webhook: when the job becomes SUCCEEDED or DEAD, the broker POSTs it "
+                    + "here (signed; see README, Webhooks). An absolute http(s) URL of at most 2000 characters, "
+                    + "on a host READPAST_WEBHOOK_ALLOWED_HOSTS allows. Absent: the queue's webhookUrl, if any. "
+                    + "Refused (400) when the broker has no READPAST_WEBHOOK_SECRET.",
+                    maxLength = 2000, format = "uri", examples = "https://shop.example/hooks/readpast")
+            String webhookUrl) {
     }
 
     @Schema(description = "A claim: lease up to 'limit' due jobs.", requiredProperties = "workerId")
@@ -205,6 +211,11 @@ public final class Requests {
             Long backoffBaseSeconds,
             @Schema(description = "Retry backoff cap in seconds. Absent: readpast.defaults.backoff-cap (1 h).",
                     minimum = "0", maximum = "2592000", examples = "600")
-            Long backoffCapSeconds) {
+            Long backoffCapSeconds,
+            @Schema(description = "Completion webhook for the queue's jobs that name none: when one becomes "
+                    + "SUCCEEDED or DEAD, the broker POSTs it here (signed; see README, Webhooks). Absent or null: "
+                    + "none. Rules as for the job's webhookUrl.",
+                    maxLength = 2000, format = "uri", examples = "https://shop.example/hooks/readpast")
+            String webhookUrl) {
     }
 }

@@ -28,6 +28,57 @@ public interface ReadpastConfig {
 
     Schedules schedules();
 
+    Webhooks webhooks();
+
+    /** Completion webhooks (README "Webhooks"). */
+    interface Webhooks {
+        /**
+         * READPAST_WEBHOOK_SECRET: the HMAC-SHA256 key that signs every delivery. Without it,
+         * webhook URLs are refused (400) and nothing is sent.
+         */
+        Optional<String> secret();
+
+        /**
+         * READPAST_WEBHOOK_ALLOWED_HOSTS: comma-separated host names webhooks may target
+         * ({@code *.example.com} matches subdomains). Absent: any host.
+         */
+        Optional<java.util.List<String>> allowedHosts();
+
+        /** How often each instance sends due deliveries (a scheduler period). */
+        @WithDefault("1s")
+        String interval();
+
+        /** Deliveries claimed (and sent in parallel) per round. */
+        @WithDefault("20")
+        int batch();
+
+        /** Attempts before a delivery is DEAD. */
+        @WithDefault("10")
+        int maxAttempts();
+
+        @WithDefault("PT10S")
+        Duration backoffBase();
+
+        @WithDefault("PT1H")
+        Duration backoffCap();
+
+        /** How long one POST may take (connect and answer). */
+        @WithDefault("PT10S")
+        Duration timeout();
+
+        /** A sender's lease on a delivery it is sending; must exceed the timeout. */
+        @WithDefault("60")
+        int leaseSeconds();
+
+        /** Delivered rows are kept this long. */
+        @WithDefault("P7D")
+        Duration deliveredRetention();
+
+        /** DEAD rows are kept this long. */
+        @WithDefault("P30D")
+        Duration deadRetention();
+    }
+
     /** Recurring schedules (README "Schedules"). */
     interface Schedules {
         /** How often each instance looks for due schedules (a scheduler period). */

@@ -172,7 +172,7 @@ public class Broker {
 
     private NewJob toNewJob(NewJobRequest r) {
         return new NewJob(r.queue(), r.type(), r.payload(), r.tags(), r.idempotencyKey(), r.priority(),
-                r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy());
+                r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy(), r.webhookUrl());
     }
 
     public JobRow get(long id) {
@@ -428,9 +428,12 @@ public class Broker {
         return store.jobGet(id).isPresent() ? BrokerException.leaseConflict(id) : BrokerException.jobNotFound(id);
     }
 
-    /** A validated enqueue; {@code payload} and {@code tags} are JSON text. */
+    /**
+     * A validated enqueue; {@code payload} and {@code tags} are JSON text; {@code webhookUrl} the
+     * job's own completion webhook (null: the queue's).
+     */
     public record NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
                                 int priority, Integer maxAttempts, java.time.Instant runAt, long delayMs,
-                                String createdBy) {
+                                String createdBy, String webhookUrl) {
     }
 }

@@ -101,7 +101,8 @@ public final class JdbcJobStore implements JobStore {
                 .integer("default_max_attempts", job.defaultMaxAttempts())
                 .time("run_at", job.runAt())
                 .lng("delay_ms", job.delayMs())
-                .str("created_by", job.createdBy());
+                .str("created_by", job.createdBy())
+                .str("webhook_url", job.webhookUrl());
     }
 
     @Override
@@ -266,7 +267,8 @@ public final class JdbcJobStore implements JobStore {
                 .integer("lease_seconds", s.leaseSeconds())
                 .integer("max_attempts", s.maxAttempts())
                 .lng("backoff_base_ms", s.backoffBaseMs())
-                .lng("backoff_cap_ms", s.backoffCapMs());
+                .lng("backoff_cap_ms", s.backoffCapMs())
+                .str("webhook_url", s.webhookUrl());
         return writeQueue(Stmt.QUEUE_UPSERT, p, s.name());
     }
 
@@ -400,7 +402,7 @@ public final class JdbcJobStore implements JobStore {
                     continue;
                 }
                 NewJob job = new NewJob(s.queue(), s.type(), s.payload(), s.tags(), null, s.priority(), s.maxAttempts(),
-                        defaultMaxAttempts, slot, 0, "schedule:" + name);
+                        defaultMaxAttempts, slot, 0, "schedule:" + name, null);
                 JobRow row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)))
                         .orElseThrow(() -> new IllegalStateException("scheduled job was not inserted"));
                 query(c, Stmt.SCHEDULE_FIRE_SET_JOB, Params.of().str("schedule_name", name).time("slot_at", slot)
@@ -441,6 +443,71 @@ public final class JdbcJobStore implements JobStore {
                 str(rs, cols, "modified_by"),
                 instant(rs, cols, "created_at"),
                 instant(rs, cols, "updated_at"));
+    }
+
+    // ---- completion webhooks (outbox) ------------------------------------------------------
+
+    @Override
+    public List<WebhookRow> webhookClaim(int limit, int leaseSeconds) {
+        Params p = Params.of().integer("limit", limit).integer("lease_seconds", leaseSeconds);
+        return tx(c -> query(c, Stmt.WEBHOOK_CLAIM, p, this::mapWebhook));
+    }
+
+    @Override
+    public boolean webhookDelivered(long seq, String leaseId, int statusCode) {
+        Params p = Params.of().lng("id", seq).str("lease_id", leaseId).integer("status_code", statusCode);
+        return tx(c -> !query(c, Stmt.WEBHOOK_DELIVERED, p, (rs, cols) -> Boolean.TRUE).isEmpty());
+    }
+
+    @Override
+    public boolean webhookFailed(long seq, String leaseId, Integer statusCode, String error, long delayMs, boolean dead) {
+        Params p = Params.of().lng("id", seq).str("lease_id", leaseId).integer("status_code", statusCode)
+                .str("error", error).lng("delay_ms", delayMs).bool("dead", dead);
+        return tx(c -> !query(c, Stmt.WEBHOOK_FAILED, p, (rs, cols) -> Boolean.TRUE).isEmpty());
+    }
+
+    @Override
+    public List<WebhookRow> webhookList(Integer status, Long after, int limit) {
+        Params p = Params.of().integer("status", status).lng("after", after).integer("limit", limit);
+        return tx(c -> query(c, Stmt.WEBHOOK_LIST, p, this::mapWebhook));
+    }
+
+    @Override
+    public Optional<WebhookRow> webhookGet(String deliveryId) {
+        return tx(c -> single(query(c, Stmt.WEBHOOK_GET, Params.of().str("delivery_id", deliveryId), this::mapWebhook)));
+    }
+
+    @Override
+    public Optional<WebhookRow> webhookRetry(String deliveryId) {
+        return tx(c -> single(query(c, Stmt.WEBHOOK_RETRY, Params.of().str("delivery_id", deliveryId), this::mapWebhook)));
+    }
+
+    @Override
+    public int webhookPurgeOld(long deliveredOlderThanMs, long deadOlderThanMs, int limit) {
+        Params p = Params.of().lng("delivered_older_than_ms", deliveredOlderThanMs)
+                .lng("dead_older_than_ms", deadOlderThanMs).integer("limit", limit);
+        return tx(c -> query(c, Stmt.WEBHOOK_PURGE_OLD, p, (rs, cols) -> Boolean.TRUE).size());
+    }
+
+    private WebhookRow mapWebhook(ResultSet rs, Map<String, Integer> cols) throws SQLException {
+        String delivery = str(rs, cols, "delivery_id");
+        String lease = str(rs, cols, "lease_id");
+        return new WebhookRow(
+                rs.getLong(cols.get("id")),
+                delivery == null ? null : delivery.toLowerCase(Locale.ROOT),
+                rs.getLong(cols.get("job_id")),
+                str(rs, cols, "queue"),
+                str(rs, cols, "event"),
+                str(rs, cols, "url"),
+                intOr(rs, cols, "status", 0),
+                intOr(rs, cols, "attempt", 0),
+                instant(rs, cols, "due_at"),
+                lease == null ? null : lease.toLowerCase(Locale.ROOT),
+                integer(rs, cols, "last_status"),
+                str(rs, cols, "last_error"),
+                instant(rs, cols, "created_at"),
+                instant(rs, cols, "updated_at"),
+                instant(rs, cols, "delivered_at"));
     }
 
     // ---- plumbing --------------------------------------------------------------------------
@@ -603,7 +670,8 @@ public final class JdbcJobStore implements JobStore {
                 instant(rs, cols, "updated_at"),
                 instant(rs, cols, "finished_at"),
                 lng(rs, cols, "backoff_base_ms"),
-                lng(rs, cols, "backoff_cap_ms"));
+                lng(rs, cols, "backoff_cap_ms"),
+                str(rs, cols, "webhook_url"));
     }
 
     private QueueRow mapQueue(ResultSet rs, Map<String, Integer> cols) throws SQLException {
@@ -628,7 +696,8 @@ public final class JdbcJobStore implements JobStore {
                 lng(rs, cols, "backoff_cap_ms"),
                 instant(rs, cols, "created_at"),
                 instant(rs, cols, "updated_at"),
-                counts);
+                counts,
+                str(rs, cols, "webhook_url"));
     }
 
     private static String str(ResultSet rs, Map<String, Integer> cols, String name) throws SQLException {

@@ -5,6 +5,7 @@ import java.time.Instant;
 /**
  * A job as stored, in whichever table it lives. JSON columns are kept as JSON text. The
  * {@code queueBackoff*} fields carry the job's queue settings where a statement joins them in.
+ * {@code webhookUrl} is the job's own completion webhook (null: the queue's, if any).
  */
 public record JobRow(
         long id,
@@ -34,5 +35,6 @@ public record JobRow(
         Instant updatedAt,
         Instant finishedAt,
         Long queueBackoffBaseMs,
-        Long queueBackoffCapMs) {
+        Long queueBackoffCapMs,
+        String webhookUrl) {
 }

@@ -147,4 +147,29 @@ public interface JobStore {
 
     /** Retention: deletes up to {@code limit} fire records older than {@code olderThanMs}; returns how many. */
     int scheduleFirePurgeOld(long olderThanMs, int limit);
+
+    // ---- completion webhooks (outbox) ------------------------------------------------------
+
+    /**
+     * Leases up to {@code limit} due deliveries (PENDING and due, or SENDING with an expired
+     * lease) for {@code leaseSeconds}, counting an attempt; rows other senders hold are skipped.
+     */
+    List<WebhookRow> webhookClaim(int limit, int leaseSeconds);
+
+    /** DELIVERED, if the lease is still held; false when another sender took it over. */
+    boolean webhookDelivered(long seq, String leaseId, int statusCode);
+
+    /** PENDING again after {@code delayMs}, or DEAD; false when the lease is no longer held. */
+    boolean webhookFailed(long seq, String leaseId, Integer statusCode, String error, long delayMs, boolean dead);
+
+    /** Deliveries newest first, of one status (null: all), before sequence {@code after} (null: from the newest). */
+    List<WebhookRow> webhookList(Integer status, Long after, int limit);
+
+    Optional<WebhookRow> webhookGet(String deliveryId);
+
+    /** A DEAD delivery back to PENDING, due now, attempts from zero; empty when there is no DEAD one with that id. */
+    Optional<WebhookRow> webhookRetry(String deliveryId);
+
+    /** Retention of DELIVERED and DEAD deliveries; returns how many were deleted. */
+    int webhookPurgeOld(long deliveredOlderThanMs, long deadOlderThanMs, int limit);
 }

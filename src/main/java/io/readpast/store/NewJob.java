@@ -2,7 +2,10 @@ package io.readpast.store;
 
 import java.time.Instant;
 
-/** What the store needs to insert one job. {@code runAt} null means now plus {@code delayMs}. */
+/**
+ * What the store needs to insert one job. {@code runAt} null means now plus {@code delayMs};
+ * {@code webhookUrl} null means the queue's webhook, if any.
+ */
 public record NewJob(
         String queue,
         String type,
@@ -14,5 +17,6 @@ public record NewJob(
         int defaultMaxAttempts,
         Instant runAt,
         long delayMs,
-        String createdBy) {
+        String createdBy,
+        String webhookUrl) {
 }

@@ -14,7 +14,8 @@ public record QueueRow(
         Long backoffCapMs,
         Instant createdAt,
         Instant updatedAt,
-        Counts counts) {
+        Counts counts,
+        String webhookUrl) {
 
     /** Job counts of a queue; {@code oldestDueAt} is the due time of its oldest claimable job,
      * {@code lagSeconds} its age on the database clock. */

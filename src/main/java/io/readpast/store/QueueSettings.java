@@ -9,5 +9,6 @@ public record QueueSettings(
         Integer leaseSeconds,
         Integer maxAttempts,
         Long backoffBaseMs,
-        Long backoffCapMs) {
+        Long backoffCapMs,
+        String webhookUrl) {
 }

@@ -48,7 +48,15 @@ public enum Stmt {
     SCHEDULE_FIRE_INSERT,
     SCHEDULE_FIRE_SET_JOB,
     SCHEDULE_ADVANCE,
-    SCHEDULE_FIRE_PURGE_OLD;
+    SCHEDULE_FIRE_PURGE_OLD,
+    // completion webhooks (the outbox)
+    WEBHOOK_CLAIM,
+    WEBHOOK_DELIVERED,
+    WEBHOOK_FAILED,
+    WEBHOOK_LIST,
+    WEBHOOK_GET,
+    WEBHOOK_RETRY,
+    WEBHOOK_PURGE_OLD;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

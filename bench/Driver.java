@@ -7,7 +7,8 @@
 //   throughput  producers batch-enqueue N no-op jobs (POST /jobs/batch, 1000 per request), then W
 //               workers drain them (POST /claim limit B + POST /jobs/complete) until N completions
 //               were counted. CPU of the broker process and of every PostgreSQL process is read
-//               from /proc around each phase.
+//               from /proc around each phase. Untimed warm-up rounds first (--warmup-jobs per
+//               round, repeated until --warmup-seconds have passed).
 //   latency     W long-polling workers (waitSeconds 30, limit 1, complete each job) and one
 //               producer offering a fixed rate (POST /jobs one at a time, open loop); reports
 //               enqueue-to-claim latency (System.nanoTime just before the enqueue request is sent
@@ -79,11 +80,22 @@ public class Driver {
     static void throughput() throws Exception {
         int n = intOpt("n", 5000);
         int warmup = intOpt("warmup-jobs", 0);
+        double warmupSeconds = Double.parseDouble(opts.getOrDefault("warmup-seconds", "0"));
         String queue = opts.getOrDefault("queue", "bench");
-        // An untimed first round on its own queue warms the broker's JIT (reported as the "cold"
-        // round: a freshly started broker, as the JVM peers are measured); then the timed round.
+        // Untimed rounds on their own queue warm the broker's JIT: the first is reported as the
+        // "cold" round (a freshly started broker, as the JVM peers are measured); more rounds
+        // follow until warmup-seconds have passed (the JIT compiles per request, and a round of
+        // N jobs is only N/B claims). Then the timed round.
         if (warmup > 0) {
-            round("cold", opts.getOrDefault("warmup-queue", "warmup"), warmup);
+            long w0 = System.nanoTime();
+            String warmQueue = opts.getOrDefault("warmup-queue", "warmup");
+            round("cold", warmQueue, warmup);
+            int rounds = 1;
+            while ((System.nanoTime() - w0) / 1e9 < warmupSeconds) {
+                round("warm" + ++rounds, warmQueue, warmup);
+            }
+            System.out.printf(Locale.ROOT, "RESULT warmup rounds=%d jobs=%d seconds=%.1f%n", rounds,
+                    (long) rounds * warmup, (System.nanoTime() - w0) / 1e9);
         }
         round("timed", queue, n);
     }

@@ -18,6 +18,12 @@ public interface Dialect {
 
     Instant readInstant(ResultSet rs, int column) throws SQLException;
 
+    /**
+     * True when every statement file is one SQL statement, atomic on its own, so that work of one
+     * statement may run in autocommit (one round trip instead of statement plus COMMIT).
+     */
+    boolean singleStatementAutocommit();
+
     /** JDBC type used to bind a null string. */
     int nullStringType();
 

@@ -67,21 +67,61 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public List<Inserted> jobInsertMany(List<NewJob> jobs) {
+        Params p = Params.of().str("jobs", insertManyJson(jobs));
         return tx(c -> {
-            List<Inserted> out = new ArrayList<>(jobs.size());
-            for (NewJob job : jobs) {
-                Optional<JobRow> row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)));
-                if (row.isPresent()) {
-                    out.add(new Inserted(row.get(), true));
-                } else {
-                    JobRow existing = single(queryJobs(c, Stmt.JOB_GET_BY_KEY,
-                            Params.of().str("idempotency_key", job.idempotencyKey())))
+            // one statement inserts them all; it returns each inserted row with its position
+            Inserted[] out = new Inserted[jobs.size()];
+            for (Object[] row : query(c, Stmt.JOB_INSERT_MANY, p,
+                    (rs, cols) -> new Object[] {rs.getInt(cols.get("ord")), mapJob(rs, cols)})) {
+                out[(Integer) row[0] - 1] = new Inserted((JobRow) row[1], true);
+            }
+            // the rest found their idempotency key held (by a live job, or by an earlier item)
+            for (int k = 0; k < out.length; k++) {
+                if (out[k] == null) {
+                    String key = jobs.get(k).idempotencyKey();
+                    if (key == null) {
+                        throw new IllegalStateException("batch item " + k + " was neither inserted nor keyed");
+                    }
+                    JobRow existing = single(queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", key)))
                             .orElseThrow(() -> new SQLException("idempotency key vanished", "40001"));
-                    out.add(new Inserted(existing, false));
+                    out[k] = new Inserted(existing, false);
                 }
             }
-            return out;
+            return List.of(out);
         });
+    }
+
+    /** The jobs as job_insert_many reads them: JSON text columns as strings, run_at as ISO-8601 UTC. */
+    private static String insertManyJson(List<NewJob> jobs) {
+        java.io.StringWriter w = new java.io.StringWriter(jobs.size() * 160);
+        try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(w)) {
+            g.writeStartArray();
+            for (NewJob j : jobs) {
+                g.writeStartObject();
+                g.writeStringField("queue", j.queue());
+                g.writeStringField("type", j.type());
+                g.writeStringField("payload", j.payload());
+                g.writeStringField("tags", j.tags());
+                g.writeStringField("idempotency_key", j.idempotencyKey());
+                g.writeNumberField("priority", j.priority());
+                if (j.maxAttempts() == null) {
+                    g.writeNullField("max_attempts");
+                } else {
+                    g.writeNumberField("max_attempts", j.maxAttempts());
+                }
+                g.writeNumberField("default_max_attempts", j.defaultMaxAttempts());
+                // microseconds: what both engines store (datetime2(6), timestamptz)
+                g.writeStringField("run_at", j.runAt() == null ? null
+                        : j.runAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS).toString());
+                g.writeNumberField("delay_ms", j.delayMs());
+                g.writeStringField("created_by", j.createdBy());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return w.toString();
     }
 
     @Override
@@ -114,24 +154,84 @@ public final class JdbcJobStore implements JobStore {
     public List<JobRow> jobClaim(String workerId, List<String> queues, int limit, Integer leaseSeconds,
                                  int defaultLeaseSeconds, String by) {
         String queuesJson = queues == null ? null : json(queues);
+        Params p = Params.of()
+                .str("worker_id", workerId)
+                .str("queues", queuesJson)
+                .integer("limit", limit)
+                .integer("lease_seconds", leaseSeconds)
+                .integer("default_lease_seconds", defaultLeaseSeconds)
+                .str("modified_by", by);
+        if (!cappedInScope(queues)) {
+            // No capped queue in scope: the claim alone, one statement (one round trip on
+            // PostgreSQL). Locking nothing, it leaves capped queues alone even if one was capped
+            // a moment ago elsewhere, so the cap holds whatever the cache says.
+            p.str("locked_queues", "[]");
+            return oneStatement(c -> claimed(queryJobs(c, Stmt.JOB_CLAIM, p)));
+        }
         return tx(c -> {
             // Serialise claims on capped queues only: lock their rows first, in a statement of
             // its own, so that the claim's snapshot (PostgreSQL) sees every lease committed
             // before the lock was granted.
             List<String> locked = query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson),
                     (rs, cols) -> rs.getString(cols.get("name")));
-            Params p = Params.of()
-                    .str("worker_id", workerId)
-                    .str("queues", queuesJson)
-                    .str("locked_queues", json(locked))
-                    .integer("limit", limit)
-                    .integer("lease_seconds", leaseSeconds)
-                    .integer("default_lease_seconds", defaultLeaseSeconds)
-                    .str("modified_by", by);
-            List<JobRow> claimed = new ArrayList<>(queryJobs(c, Stmt.JOB_CLAIM, p));
-            claimed.sort(CLAIM_ORDER);
-            return claimed;
+            p.str("locked_queues", json(locked));
+            return claimed(queryJobs(c, Stmt.JOB_CLAIM, p));
         });
+    }
+
+    private static List<JobRow> claimed(List<JobRow> rows) {
+        List<JobRow> claimed = new ArrayList<>(rows);
+        claimed.sort(CLAIM_ORDER);
+        return claimed;
+    }
+
+    /** How long the list of capped queues is trusted; writes through this store refresh it at once. */
+    private static final long CAPPED_TTL_NANOS = 1_000_000_000L;
+
+    /** The capped queue names as last read, when (System.nanoTime), and after how many queue writes. */
+    private record CappedQueues(java.util.Set<String> names, long readAt, long queueWrites) {
+    }
+
+    private volatile CappedQueues capped;
+    private final java.util.concurrent.atomic.AtomicBoolean cappedReading = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Queue writes committed through this store: a list read before one of them is not trusted. */
+    private final java.util.concurrent.atomic.AtomicLong queueWrites = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Whether a claim over {@code queues} (null = every queue) may reach a capped queue, by the
+     * list of capped queues read at most a second ago. A queue capped on another instance within
+     * that second is skipped by this instance's claims until the list is read again (it is not
+     * claimed from at all meanwhile: the cap never loosens).
+     */
+    boolean cappedInScope(List<String> queues) {
+        CappedQueues known = capped;
+        long writes = queueWrites.get();
+        // After a queue write here, every claim reads the list (until one has read it after the
+        // write); when it is only old, one claim reads it and the others go by the old one.
+        if (known == null || known.queueWrites() != writes
+                || (System.nanoTime() - known.readAt() > CAPPED_TTL_NANOS && cappedReading.compareAndSet(false, true))) {
+            try {
+                long readAt = System.nanoTime();
+                List<String> names = oneStatement(c -> query(c, Stmt.QUEUE_LIST_CAPPED, Params.of(),
+                        (rs, cols) -> rs.getString(cols.get("name"))));
+                known = new CappedQueues(java.util.Set.copyOf(names), readAt, writes);
+                capped = known;
+            } finally {
+                cappedReading.set(false);
+            }
+        }
+        if (known.names().isEmpty()) {
+            return false;
+        }
+        if (queues == null) {
+            return true;
+        }
+        for (String q : queues) {
+            if (known.names().contains(q)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -274,11 +374,15 @@ public final class JdbcJobStore implements JobStore {
 
     /** Runs a queue write and reads the row back with its counts, in one transaction. */
     private QueueRow writeQueue(Stmt write, Params p, String name) {
-        return tx(c -> {
-            query(c, write, p, (rs, cols) -> Boolean.TRUE);
-            return single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue))
-                    .orElseThrow(() -> new IllegalStateException("queue row missing after " + write));
-        });
+        try {
+            return tx(c -> {
+                query(c, write, p, (rs, cols) -> Boolean.TRUE);
+                return single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue))
+                        .orElseThrow(() -> new IllegalStateException("queue row missing after " + write));
+            });
+        } finally {
+            queueWrites.incrementAndGet();  // committed (or not): claims read the capped queues again
+        }
     }
 
     @Override
@@ -536,6 +640,33 @@ public final class JdbcJobStore implements JobStore {
                     rollbackQuietly(c);
                     throw e;
                 }
+            } catch (SQLException e) {
+                StoreException.Kind kind = dialect.classify(e);
+                if (kind == StoreException.Kind.TRANSIENT && attempt < MAX_TRIES) {
+                    sleepBackoff(attempt);
+                    continue;
+                }
+                if (kind == StoreException.Kind.TRANSIENT) {
+                    LOG.warnf("Giving up after %d transient failures: %s", attempt, e.getMessage());
+                }
+                throw new StoreException(kind, e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * Work that is a single statement: on PostgreSQL it runs in autocommit (one round trip, no
+     * COMMIT of its own; the statement is atomic by itself). SQL Server batches may hold several
+     * statements, so there it is a transaction like {@link #tx}.
+     */
+    <T> T oneStatement(SqlWork<T> work) {
+        if (!dialect.singleStatementAutocommit()) {
+            return tx(work);
+        }
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = dataSource.getConnection()) {
+                c.setAutoCommit(true);
+                return work.run(c);
             } catch (SQLException e) {
                 StoreException.Kind kind = dialect.classify(e);
                 if (kind == StoreException.Kind.TRANSIENT && attempt < MAX_TRIES) {

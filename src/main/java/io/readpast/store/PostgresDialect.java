@@ -34,6 +34,11 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public boolean singleStatementAutocommit() {
+        return true;  // one statement per file
+    }
+
+    @Override
     public int nullStringType() {
         return Types.VARCHAR;
     }

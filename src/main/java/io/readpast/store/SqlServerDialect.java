@@ -34,6 +34,11 @@ public final class SqlServerDialect implements Dialect {
     }
 
     @Override
+    public boolean singleStatementAutocommit() {
+        return false;  // T-SQL batches of several statements need a transaction around them
+    }
+
+    @Override
     public int nullStringType() {
         return Types.NVARCHAR;
     }

@@ -9,8 +9,10 @@ import java.util.Locale;
  */
 public enum Stmt {
     JOB_INSERT,
+    JOB_INSERT_MANY,
     JOB_GET,
     QUEUE_LOCK_CAPPED,
+    QUEUE_LIST_CAPPED,
     JOB_CLAIM,
     JOB_HEARTBEAT,
     JOB_COMPLETE,

@@ -1,0 +1,149 @@
+-- Batch enqueue: every job of @jobs in one batch. @jobs is a JSON array of objects
+-- {"queue", "type", "payload" (JSON text, as a string), "tags" (JSON text or null),
+-- "idempotency_key", "priority", "max_attempts" (null: the queue's, else
+-- "default_max_attempts"), "run_at" (ISO-8601 UTC, e.g. 2030-01-01T12:00:00.123456Z, or
+-- null), "delay_ms", "created_by"}. Returns the inserted rows, each with "ord", its position
+-- in @jobs (from 1), in item order.
+-- The items are parsed into a table variable (keys and queue names in the database's
+-- collation, so that they compare as the tables do): one OPENJSON pass over each item, its
+-- members picked by key (JSON_VALUE would cut a payload longer than 4000 characters to NULL). Each item gets its id from one range of
+-- the sequence (sp_sequence_get_range), in item order, so that inserted rows can be matched to
+-- their items without OUTPUT naming source columns.
+-- Missing queue rows are created as in job_insert: an unlocked check first (existing queues
+-- take no lock), then an INSERT guarded by NOT EXISTS under UPDLOCK, HOLDLOCK.
+-- An item with an idempotency key is inserted only when no earlier item of the batch has the
+-- key and no live job holds it: NOT EXISTS under UPDLOCK, HOLDLOCK (a key-range lock on the
+-- filtered unique index, held to the end of the transaction), with the unique index as the
+-- backstop (2601, which the caller retries). The caller reads the holder of a skipped key.
+-- New ids go OUTPUT ... INTO a table variable; the rows are read back as the one result set.
+SET NOCOUNT ON;
+SET XACT_ABORT ON;
+
+DECLARE @item TABLE (
+    ord int NOT NULL PRIMARY KEY,
+    id bigint NULL,
+    queue nvarchar(200) COLLATE DATABASE_DEFAULT NOT NULL,
+    type nvarchar(200) NOT NULL,
+    payload nvarchar(max) NOT NULL,
+    tags nvarchar(max) NULL,
+    idempotency_key nvarchar(200) COLLATE DATABASE_DEFAULT NULL,
+    priority int NOT NULL,
+    max_attempts int NULL,
+    default_max_attempts int NOT NULL,
+    run_at datetime2(6) NULL,
+    delay_ms bigint NOT NULL,
+    created_by nvarchar(200) NULL
+);
+DECLARE @missing TABLE (name nvarchar(200) COLLATE DATABASE_DEFAULT NOT NULL PRIMARY KEY);
+DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
+DECLARE @count int;
+DECLARE @first sql_variant;
+
+INSERT INTO @item (
+    ord, queue, type, payload, tags, idempotency_key, priority, max_attempts,
+    default_max_attempts, run_at, delay_ms, created_by
+)
+SELECT
+    CAST(o.[key] AS int) + 1,
+    f.queue,
+    f.type,
+    f.payload,
+    f.tags,
+    f.idempotency_key,
+    CAST(f.priority AS int),
+    CAST(f.max_attempts AS int),
+    CAST(f.default_max_attempts AS int),
+    CAST(CAST(f.run_at AS datetimeoffset(7)) AS datetime2(6)),
+    CAST(f.delay_ms AS bigint),
+    f.created_by
+FROM OPENJSON(@jobs) AS o
+CROSS APPLY (
+    SELECT
+        MAX(CASE WHEN p.[key] = N'queue' THEN p.value END) AS queue,
+        MAX(CASE WHEN p.[key] = N'type' THEN p.value END) AS type,
+        MAX(CASE WHEN p.[key] = N'payload' THEN p.value END) AS payload,
+        MAX(CASE WHEN p.[key] = N'tags' THEN p.value END) AS tags,
+        MAX(CASE WHEN p.[key] = N'idempotency_key' THEN p.value END) AS idempotency_key,
+        MAX(CASE WHEN p.[key] = N'priority' THEN p.value END) AS priority,
+        MAX(CASE WHEN p.[key] = N'max_attempts' THEN p.value END) AS max_attempts,
+        MAX(CASE WHEN p.[key] = N'default_max_attempts' THEN p.value END) AS default_max_attempts,
+        MAX(CASE WHEN p.[key] = N'run_at' THEN p.value END) AS run_at,
+        MAX(CASE WHEN p.[key] = N'delay_ms' THEN p.value END) AS delay_ms,
+        MAX(CASE WHEN p.[key] = N'created_by' THEN p.value END) AS created_by
+    FROM OPENJSON(o.value) AS p
+) AS f;
+
+SELECT @count = COUNT(*) FROM @item;
+
+IF @count > 0
+BEGIN
+    EXEC sp_sequence_get_range N'readpast_job_id', @count, @first OUTPUT;
+    UPDATE @item SET id = CAST(@first AS bigint) + ord - 1;
+END;
+
+INSERT INTO @missing (name)
+SELECT DISTINCT i.queue
+FROM @item AS i
+WHERE NOT EXISTS (SELECT 1 FROM readpast_queue AS eq WHERE eq.name = i.queue);
+
+IF EXISTS (SELECT 1 FROM @missing)
+BEGIN
+    INSERT INTO readpast_queue (name)
+    SELECT m.name
+    FROM @missing AS m
+    WHERE NOT EXISTS (
+        SELECT 1
+        FROM readpast_queue AS lq WITH (UPDLOCK, HOLDLOCK)
+        WHERE lq.name = m.name
+    );
+END;
+
+INSERT INTO readpast_job (
+    id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
+    created_by, modified_by
+)
+OUTPUT inserted.id INTO @new_job (id)
+SELECT
+    i.id,
+    i.queue,
+    i.type,
+    i.payload,
+    i.tags,
+    i.idempotency_key,
+    i.priority,
+    COALESCE(i.max_attempts, q.max_attempts, i.default_max_attempts),
+    COALESCE(
+        i.run_at,
+        DATEADD(
+            SECOND,
+            CAST(i.delay_ms / 1000 AS int),
+            DATEADD(MILLISECOND, CAST(i.delay_ms % 1000 AS int), SYSUTCDATETIME())
+        )
+    ),
+    i.created_by,
+    i.created_by
+FROM @item AS i
+LEFT JOIN readpast_queue AS q ON q.name = i.queue
+WHERE i.idempotency_key IS NULL
+    OR (
+        NOT EXISTS (
+            SELECT 1
+            FROM @item AS e
+            WHERE e.idempotency_key = i.idempotency_key
+                AND e.ord < i.ord
+        )
+        AND NOT EXISTS (
+            SELECT 1
+            FROM readpast_job AS k WITH (UPDLOCK, HOLDLOCK)
+            WHERE k.idempotency_key = i.idempotency_key
+                AND k.idempotency_key IS NOT NULL -- literal: lets the filtered unique index serve
+        )
+    );
+
+SELECT
+    i.ord,
+    j.*
+FROM @item AS i
+INNER JOIN @new_job AS n ON i.id = n.id
+INNER JOIN readpast_job AS j ON n.id = j.id
+ORDER BY i.ord ASC;

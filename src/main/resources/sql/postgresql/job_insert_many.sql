@@ -1,0 +1,53 @@
+-- Batch enqueue: every job of :jobs in one statement. :jobs is a JSON array of objects
+-- {"queue", "type", "payload" (JSON text, as a string), "tags" (JSON text or null),
+-- "idempotency_key", "priority", "max_attempts" (null: the queue's, else
+-- "default_max_attempts"), "run_at" (ISO-8601 UTC or null), "delay_ms", "created_by"}.
+-- Missing queue rows are created (no settings: defaults apply). Each job gets its id from the
+-- sequence first, in item order, so that the rows that come back can be matched to their items;
+-- the inserts run in item order, so that of two items with the same idempotency key the first
+-- is inserted. An item whose key a live job already holds (or an earlier item of the batch) is
+-- skipped (ON CONFLICT on the partial unique index); the caller reads that job by its key.
+-- Returns the inserted rows, each with "ord", its position in :jobs (from 1).
+WITH items AS (
+    SELECT
+        x.ord, x.queue, x.type, x.payload, x.tags, x.idempotency_key, x.priority, x.max_attempts,
+        x.default_max_attempts, x.run_at, x.delay_ms, x.created_by,
+        nextval(pg_get_serial_sequence('readpast_job', 'id')) AS id
+    FROM ROWS FROM (
+        jsonb_to_recordset(CAST(:jobs AS jsonb)) AS (
+            queue varchar(200), type varchar(200), payload text, tags text, idempotency_key varchar(200),
+            priority integer, max_attempts integer, default_max_attempts integer, run_at timestamptz,
+            delay_ms bigint, created_by varchar(200)
+        )
+    ) WITH ORDINALITY AS x (
+        queue, type, payload, tags, idempotency_key, priority, max_attempts, default_max_attempts, run_at,
+        delay_ms, created_by, ord
+    )
+    ORDER BY x.ord
+),
+new_queues AS (
+    INSERT INTO readpast_queue (name)
+    SELECT DISTINCT i.queue FROM items AS i
+    ORDER BY 1
+    ON CONFLICT (name) DO NOTHING
+),
+inserted AS (
+    INSERT INTO readpast_job (
+        id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
+        created_by, modified_by
+    )
+    SELECT
+        i.id, i.queue, i.type, i.payload, i.tags, i.idempotency_key, i.priority,
+        COALESCE(i.max_attempts, q.max_attempts, i.default_max_attempts),
+        COALESCE(i.run_at, now() + i.delay_ms * interval '1 millisecond'),
+        i.created_by, i.created_by
+    FROM items AS i
+    LEFT JOIN readpast_queue AS q ON q.name = i.queue
+    ORDER BY i.ord
+    ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+    RETURNING *
+)
+SELECT i.ord, n.*
+FROM inserted AS n
+INNER JOIN items AS i ON i.id = n.id
+ORDER BY i.ord

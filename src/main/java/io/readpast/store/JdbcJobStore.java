@@ -115,6 +115,7 @@ public final class JdbcJobStore implements JobStore {
                         : j.runAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS).toString());
                 g.writeNumberField("delay_ms", j.delayMs());
                 g.writeStringField("created_by", j.createdBy());
+                g.writeStringField("webhook_url", j.webhookUrl());
                 g.writeEndObject();
             }
             g.writeEndArray();

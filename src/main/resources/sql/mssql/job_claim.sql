@@ -60,6 +60,8 @@ picked AS (
         WHERE j.queue = e.name
             AND j.status = 0
             AND j.due_at <= SYSUTCDATETIME()
+            -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
+            AND (j.expires_at IS NULL OR j.expires_at > SYSUTCDATETIME())
         ORDER BY j.priority DESC, j.due_at ASC, j.id ASC
     ) AS c
     ORDER BY c.priority DESC, c.due_at ASC, c.id ASC

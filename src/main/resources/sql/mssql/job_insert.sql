@@ -29,7 +29,7 @@ END;
 
 INSERT INTO readpast_job (
     queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
-    created_by, modified_by, webhook_url
+    created_by, modified_by, webhook_url, expires_at
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -50,7 +50,8 @@ SELECT
     ),
     @created_by,
     @created_by,
-    @webhook_url
+    @webhook_url,
+    @expires_at
 FROM (SELECT 1 AS one) AS o
 LEFT JOIN readpast_queue AS q ON q.name = @queue
 WHERE @idempotency_key IS NULL

@@ -2,7 +2,8 @@
 -- {"queue", "type", "payload" (JSON text, as a string), "tags" (JSON text or null),
 -- "idempotency_key", "priority", "max_attempts" (null: the queue's, else
 -- "default_max_attempts"), "run_at" (ISO-8601 UTC, e.g. 2030-01-01T12:00:00.123456Z, or
--- null), "delay_ms", "created_by", "webhook_url" (or null)}. Returns the inserted rows, each with "ord", its position
+-- null), "delay_ms", "created_by", "webhook_url" (or null), "expires_at" (as run_at, or null)}.
+-- Returns the inserted rows, each with "ord", its position
 -- in @jobs (from 1), in item order.
 -- The items are parsed into a table variable (keys and queue names in the database's
 -- collation, so that they compare as the tables do): one OPENJSON pass over each item, its
@@ -33,7 +34,8 @@ DECLARE @item TABLE (
     run_at datetime2(6) NULL,
     delay_ms bigint NOT NULL,
     created_by nvarchar(200) NULL,
-    webhook_url nvarchar(2000) NULL
+    webhook_url nvarchar(2000) NULL,
+    expires_at datetime2(6) NULL
 );
 DECLARE @missing TABLE (name nvarchar(200) COLLATE DATABASE_DEFAULT NOT NULL PRIMARY KEY);
 DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
@@ -42,7 +44,7 @@ DECLARE @first sql_variant;
 
 INSERT INTO @item (
     ord, queue, type, payload, tags, idempotency_key, priority, max_attempts,
-    default_max_attempts, run_at, delay_ms, created_by, webhook_url
+    default_max_attempts, run_at, delay_ms, created_by, webhook_url, expires_at
 )
 SELECT
     CAST(o.[key] AS int) + 1,
@@ -57,7 +59,8 @@ SELECT
     CAST(CAST(f.run_at AS datetimeoffset(7)) AS datetime2(6)),
     CAST(f.delay_ms AS bigint),
     f.created_by,
-    f.webhook_url
+    f.webhook_url,
+    CAST(CAST(f.expires_at AS datetimeoffset(7)) AS datetime2(6))
 FROM OPENJSON(@jobs) AS o
 CROSS APPLY (
     SELECT
@@ -72,7 +75,8 @@ CROSS APPLY (
         MAX(CASE WHEN p.[key] = N'run_at' THEN p.value END) AS run_at,
         MAX(CASE WHEN p.[key] = N'delay_ms' THEN p.value END) AS delay_ms,
         MAX(CASE WHEN p.[key] = N'created_by' THEN p.value END) AS created_by,
-        MAX(CASE WHEN p.[key] = N'webhook_url' THEN p.value END) AS webhook_url
+        MAX(CASE WHEN p.[key] = N'webhook_url' THEN p.value END) AS webhook_url,
+        MAX(CASE WHEN p.[key] = N'expires_at' THEN p.value END) AS expires_at
     FROM OPENJSON(o.value) AS p
 ) AS f;
 
@@ -103,7 +107,7 @@ END;
 
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
-    created_by, modified_by, webhook_url
+    created_by, modified_by, webhook_url, expires_at
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -125,7 +129,8 @@ SELECT
     ),
     i.created_by,
     i.created_by,
-    i.webhook_url
+    i.webhook_url,
+    i.expires_at
 FROM @item AS i
 LEFT JOIN readpast_queue AS q ON q.name = i.queue
 WHERE i.idempotency_key IS NULL

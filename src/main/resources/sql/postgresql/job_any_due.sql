@@ -9,4 +9,5 @@ WHERE NOT q.paused
   AND EXISTS (
       SELECT 1 FROM readpast_job AS j
       WHERE j.queue = q.name AND j.status = 0 AND j.due_at <= now()
+        AND (j.expires_at IS NULL OR j.expires_at > now())
   )

@@ -28,6 +28,8 @@ picked AS (
         SELECT j.id, j.priority, j.due_at
         FROM readpast_job AS j
         WHERE j.queue = e.name AND j.status = 0 AND j.due_at <= now()
+          -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
+          AND (j.expires_at IS NULL OR j.expires_at > now())
         ORDER BY j.priority DESC, j.due_at, j.id
         LIMIT e.room
         FOR UPDATE SKIP LOCKED

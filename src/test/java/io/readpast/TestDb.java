@@ -32,7 +32,7 @@ public final class TestDb {
             c.setAutoCommit(true);
             // schedules first: the schedule sweeper must find nothing to fire into the emptied job tables
             for (String t : new String[] {"readpast_schedule", "readpast_schedule_fire",
-                    "readpast_job", "readpast_job_archive", "readpast_job_dead", "readpast_queue", "readpast_webhook"}) {
+                    "readpast_job", "readpast_job_archive", "readpast_job_dead", "readpast_queue", "readpast_webhook", "readpast_unique_key"}) {
                 s.executeUpdate("DELETE FROM " + t);
             }
         } catch (SQLException e) {
@@ -77,7 +77,8 @@ public final class TestDb {
 
     /** Every Readpast table, for {@link #snapshot()}. */
     public static final java.util.List<String> TABLES = java.util.List.of("readpast_job", "readpast_job_archive",
-            "readpast_job_dead", "readpast_queue", "readpast_schedule", "readpast_schedule_fire", "readpast_webhook");
+            "readpast_job_dead", "readpast_queue", "readpast_schedule", "readpast_schedule_fire", "readpast_webhook",
+            "readpast_unique_key");
 
     /** Row counts and a digest of every row of every Readpast table: equal snapshots mean nothing changed. */
     public static String snapshot() {

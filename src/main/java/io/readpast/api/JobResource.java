@@ -544,7 +544,8 @@ public class JobResource {
         String key = Validate.text("idempotencyKey", b.idempotencyKey(), Validate.NAME_MAX, false);
         String webhookUrl = io.readpast.webhook.WebhookUrls.check("webhookUrl", b.webhookUrl(), config.webhooks());
         return new Broker.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
-                delaySeconds * 1000, caller.name(), webhookUrl);
+                delaySeconds * 1000, caller.name(), webhookUrl, JobOptions.expiresAt(b.expiresAt(), runAt),
+                JobOptions.uniqueFor(b.uniqueFor()));
     }
 
     private String tagsJson(List<String> tags) {

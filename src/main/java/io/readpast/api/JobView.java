@@ -18,7 +18,7 @@ import java.time.Instant;
 @JsonPropertyOrder({"id", "queue", "type", "payload", "priority", "status", "attempt", "maxAttempts", "tags",
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
         "heartbeatAt", "progress", "cancelRequested", "lastError", "result", "idempotencyKey", "createdBy",
-        "modifiedBy", "webhookUrl"})
+        "modifiedBy", "webhookUrl", "expiresAt"})
 @Schema(description = "A job, wherever it lives: PENDING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
         + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
 public record JobView(
@@ -92,7 +92,10 @@ public record JobView(
         String modifiedBy,
         @Schema(nullable = true, description = "The job's own completion webhook; null when it names none (its "
                 + "queue's webhook, if any, applies).", examples = "https://shop.example/hooks/readpast")
-        String webhookUrl) {
+        String webhookUrl,
+        @Schema(nullable = true, description = "While the job is PENDING, LEASED or PROCESSING: when it may no longer "
+                + "start (null: never). Null for finished jobs.")
+        Instant expiresAt) {
 
     public static JobView of(JobRow r) {
         return of(r, false);
@@ -108,6 +111,6 @@ public record JobView(
                 r.dueAt(), r.createdAt(), r.updatedAt(), r.startedAt(), r.finishedAt(), r.workerId(),
                 withLease ? r.leaseId() : null, r.leaseExpiresAt(), r.heartbeatAt(), r.progress(),
                 r.cancelRequested(), r.lastError(), r.result(), r.idempotencyKey(), r.createdBy(), r.modifiedBy(),
-                r.webhookUrl());
+                r.webhookUrl(), r.expiresAt());
     }
 }

@@ -58,7 +58,18 @@ public final class Requests {
                     + "on a host READPAST_WEBHOOK_ALLOWED_HOSTS allows. Absent: the queue's webhookUrl, if any. "
                     + "Refused (400) when the broker has no READPAST_WEBHOOK_SECRET.",
                     maxLength = 2000, format = "uri", examples = "https://shop.example/hooks/readpast")
-            String webhookUrl) {
+            String webhookUrl,
+            @Schema(description = "Unique for this many seconds (1 to 31622400): until then, enqueueing the same job "
+                    + "again answers 200 with this job and creates nothing, whatever its status (finished too). "
+                    + "'The same job' is the same idempotencyKey when one is given (keys are global), else the "
+                    + "same queue, type and payload (object members in any order).",
+                    minimum = "1", maximum = "31622400", examples = "3600")
+            Long uniqueFor,
+            @Schema(description = "Never start after this ISO-8601 date-time with offset: claims skip the job from "
+                    + "then on, and it becomes DEAD ('expired: not started before its expiresAt', with its webhook). "
+                    + "A job already claimed by then runs on. Must be after runAt when both are given.",
+                    format = "date-time", examples = "2030-01-01T12:05:00Z")
+            String expiresAt) {
     }
 
     @Schema(description = "A claim: lease up to 'limit' due jobs.", requiredProperties = "workerId")

@@ -88,17 +88,21 @@ public class Broker {
     }
 
     /**
-     * Enqueues a job. With an idempotency key held by a live job, returns that job instead
-     * (created false); concurrent identical enqueues make exactly one job.
+     * Enqueues a job. With an idempotency key held by a live job, or a uniqueness key held within
+     * its uniqueFor window, returns that job instead (created false); concurrent identical
+     * enqueues make exactly one job.
      */
     public Enqueued enqueue(NewJobRequest r) {
         NewJob job = toNewJob(r);
         for (int attempt = 0; attempt < 5; attempt++) {
             try {
-                Optional<JobRow> inserted = store.jobInsert(job);
+                Optional<JobStore.Inserted> inserted = store.jobInsert(job);
+                if (inserted.isPresent() && inserted.get().created()) {
+                    metrics.count(BrokerMetrics.Event.ENQUEUED, inserted.get().job().queue(), 1);
+                    return new Enqueued(announced(inserted.get().job()), true);
+                }
                 if (inserted.isPresent()) {
-                    metrics.count(BrokerMetrics.Event.ENQUEUED, inserted.get().queue(), 1);
-                    return new Enqueued(announced(inserted.get()), true);
+                    return new Enqueued(sameQueue(inserted.get().job(), r.queue()), false);
                 }
             } catch (StoreException e) {
                 if (e.kind() != StoreException.Kind.DUPLICATE_KEY) {
@@ -106,7 +110,8 @@ public class Broker {
                 }
                 // a concurrent enqueue with the same key won: read its job below
             }
-            Optional<JobRow> existing = store.jobGetByKey(r.idempotencyKey());
+            Optional<JobRow> existing = r.idempotencyKey() == null ? Optional.empty()
+                    : store.jobGetByKey(r.idempotencyKey());
             if (existing.isPresent()) {
                 return new Enqueued(sameQueue(existing.get(), r.queue()), false);
             }
@@ -172,7 +177,35 @@ public class Broker {
 
     private NewJob toNewJob(NewJobRequest r) {
         return new NewJob(r.queue(), r.type(), r.payload(), r.tags(), r.idempotencyKey(), r.priority(),
-                r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy(), r.webhookUrl());
+                r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy(), r.webhookUrl(),
+                r.expiresAt(), r.uniqueForSeconds() == null ? null : uniqueKey(r),
+                r.uniqueForSeconds() == null ? 0 : r.uniqueForSeconds() * 1000);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper CANONICAL = new com.fasterxml.jackson.databind.ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+    /**
+     * The uniqueness key of a uniqueFor enqueue: its idempotency key when it has one ("k:" +
+     * key, global like idempotency keys), else a digest of queue, type and payload ("h:" +
+     * SHA-256 hex; object members in any order count as the same payload).
+     */
+    static String uniqueKey(NewJobRequest r) {
+        if (r.idempotencyKey() != null) {
+            return "k:" + r.idempotencyKey();
+        }
+        try {
+            Object payload = CANONICAL.readValue(r.payload(), Object.class);
+            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+            for (String part : new String[] {r.queue(), r.type(), CANONICAL.writeValueAsString(payload)}) {
+                md.update(part.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                md.update((byte) 0);
+            }
+            return "h:" + java.util.HexFormat.of().formatHex(md.digest());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot digest the payload", e);
+        }
     }
 
     public JobRow get(long id) {
@@ -336,6 +369,23 @@ public class Broker {
     }
 
     /**
+     * One pass of the expiry sweeper: PENDING jobs whose expiresAt passed never start; they
+     * become DEAD (with their webhooks). Safe on every instance: rows are taken skip-locked.
+     *
+     * @return how many jobs this pass settled
+     */
+    public int expirePending(int batch) {
+        List<String> queues = store.jobExpirePending(batch);
+        for (String q : queues) {
+            metrics.count(BrokerMetrics.Event.DEAD, q, 1);
+        }
+        if (!queues.isEmpty()) {
+            LOG.debugf("Expiry sweeper moved %d expired jobs to the dead letters", queues.size());
+        }
+        return queues.size();
+    }
+
+    /**
      * One pass of the lease sweeper: every job whose lease expired goes back to PENDING (or
      * DEAD) through the failure path. Safe on every instance at once: each change is guarded by
      * lease id and expiry, so only one instance settles a given lease.
@@ -430,10 +480,12 @@ public class Broker {
 
     /**
      * A validated enqueue; {@code payload} and {@code tags} are JSON text; {@code webhookUrl} the
-     * job's own completion webhook (null: the queue's).
+     * job's own completion webhook (null: the queue's); {@code expiresAt} when it may no longer
+     * start (null: never); {@code uniqueForSeconds} its uniqueness window (null: none).
      */
     public record NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
                                 int priority, Integer maxAttempts, java.time.Instant runAt, long delayMs,
-                                String createdBy, String webhookUrl) {
+                                String createdBy, String webhookUrl, java.time.Instant expiresAt,
+                                Long uniqueForSeconds) {
     }
 }

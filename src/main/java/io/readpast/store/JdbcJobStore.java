@@ -61,12 +61,62 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public Optional<JobRow> jobInsert(NewJob job) {
-        return tx(c -> single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))));
+    public Optional<Inserted> jobInsert(NewJob job) {
+        if (job.uniqueKey() == null) {
+            return tx(c -> single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))).map(r -> new Inserted(r, true)));
+        }
+        return tx(c -> Optional.of(insertUnique(c, job)));
+    }
+
+    /**
+     * uniqueFor: takes the job's uniqueness key and inserts it, in the caller's transaction. When
+     * another job holds the key within its window, that job is the answer (created false) and
+     * nothing is inserted; when the holder was deleted meanwhile, the key is taken over. When a
+     * live job holds the idempotency key, that job is the answer and stands for the key.
+     */
+    private Inserted insertUnique(Connection c, NewJob job) throws SQLException {
+        Params key = Params.of().str("unique_key", job.uniqueKey()).lng("unique_for_ms", job.uniqueForMs());
+        boolean taken = !query(c, Stmt.UNIQUE_KEY_CLAIM, key.bool("force", false), (rs, cols) -> Boolean.TRUE).isEmpty();
+        if (!taken) {
+            Long holder = single(query(c, Stmt.UNIQUE_KEY_GET, Params.of().str("unique_key", job.uniqueKey()),
+                    (rs, cols) -> lng(rs, cols, "job_id"))).orElse(null);
+            Optional<JobRow> held = holder == null ? Optional.empty()
+                    : single(queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", holder)));
+            if (held.isPresent()) {
+                return new Inserted(held.get(), false);
+            }
+            // the holder is gone (deleted, or purged by retention): the key is free for this job
+            query(c, Stmt.UNIQUE_KEY_CLAIM, Params.of().str("unique_key", job.uniqueKey())
+                    .lng("unique_for_ms", job.uniqueForMs()).bool("force", true), (rs, cols) -> Boolean.TRUE);
+        }
+        Optional<JobRow> row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)));
+        JobRow answer = row.isPresent() ? row.get()
+                : single(queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", job.idempotencyKey())))
+                        .orElseThrow(() -> new SQLException("idempotency key vanished", "40001"));
+        query(c, Stmt.UNIQUE_KEY_SET_JOB, Params.of().str("unique_key", job.uniqueKey()).lng("job_id", answer.id()),
+                (rs, cols) -> Boolean.TRUE);
+        return new Inserted(answer, row.isPresent());
     }
 
     @Override
     public List<Inserted> jobInsertMany(List<NewJob> jobs) {
+        if (jobs.stream().anyMatch(j -> j.uniqueKey() != null)) {
+            // uniqueFor needs a decision per item (and items may share a key): one by one, in order
+            return tx(c -> {
+                List<Inserted> out = new ArrayList<>(jobs.size());
+                for (NewJob job : jobs) {
+                    if (job.uniqueKey() != null) {
+                        out.add(insertUnique(c, job));
+                        continue;
+                    }
+                    Optional<JobRow> row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)));
+                    out.add(row.isPresent() ? new Inserted(row.get(), true) : new Inserted(single(queryJobs(c,
+                            Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", job.idempotencyKey())))
+                            .orElseThrow(() -> new SQLException("idempotency key vanished", "40001")), false));
+                }
+                return out;
+            });
+        }
         Params p = Params.of().str("jobs", insertManyJson(jobs));
         return tx(c -> {
             // one statement inserts them all; it returns each inserted row with its position
@@ -116,6 +166,8 @@ public final class JdbcJobStore implements JobStore {
                 g.writeNumberField("delay_ms", j.delayMs());
                 g.writeStringField("created_by", j.createdBy());
                 g.writeStringField("webhook_url", j.webhookUrl());
+                g.writeStringField("expires_at", j.expiresAt() == null ? null
+                        : j.expiresAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS).toString());
                 g.writeEndObject();
             }
             g.writeEndArray();
@@ -143,7 +195,8 @@ public final class JdbcJobStore implements JobStore {
                 .time("run_at", job.runAt())
                 .lng("delay_ms", job.delayMs())
                 .str("created_by", job.createdBy())
-                .str("webhook_url", job.webhookUrl());
+                .str("webhook_url", job.webhookUrl())
+                .time("expires_at", job.expiresAt());
     }
 
     @Override
@@ -507,7 +560,7 @@ public final class JdbcJobStore implements JobStore {
                     continue;
                 }
                 NewJob job = new NewJob(s.queue(), s.type(), s.payload(), s.tags(), null, s.priority(), s.maxAttempts(),
-                        defaultMaxAttempts, slot, 0, "schedule:" + name, null);
+                        defaultMaxAttempts, slot, 0, "schedule:" + name, null, null, null, 0);
                 JobRow row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)))
                         .orElseThrow(() -> new IllegalStateException("scheduled job was not inserted"));
                 query(c, Stmt.SCHEDULE_FIRE_SET_JOB, Params.of().str("schedule_name", name).time("slot_at", slot)
@@ -613,6 +666,20 @@ public final class JdbcJobStore implements JobStore {
                 instant(rs, cols, "created_at"),
                 instant(rs, cols, "updated_at"),
                 instant(rs, cols, "delivered_at"));
+    }
+
+    // ---- expiresAt and uniqueFor ---------------------------------------------------------------
+
+    @Override
+    public List<String> jobExpirePending(int limit) {
+        return tx(c -> query(c, Stmt.JOB_EXPIRE_PENDING, Params.of().integer("limit", limit),
+                (rs, cols) -> rs.getString(cols.get("queue"))));
+    }
+
+    @Override
+    public int uniqueKeyPurgeOld(int limit) {
+        return tx(c -> query(c, Stmt.UNIQUE_KEY_PURGE_OLD, Params.of().integer("limit", limit),
+                (rs, cols) -> Boolean.TRUE).size());
     }
 
     // ---- plumbing --------------------------------------------------------------------------
@@ -803,7 +870,8 @@ public final class JdbcJobStore implements JobStore {
                 instant(rs, cols, "finished_at"),
                 lng(rs, cols, "backoff_base_ms"),
                 lng(rs, cols, "backoff_cap_ms"),
-                str(rs, cols, "webhook_url"));
+                str(rs, cols, "webhook_url"),
+                instant(rs, cols, "expires_at"));
     }
 
     private QueueRow mapQueue(ResultSet rs, Map<String, Integer> cols) throws SQLException {

@@ -5,7 +5,8 @@ import java.time.Instant;
 /**
  * A job as stored, in whichever table it lives. JSON columns are kept as JSON text. The
  * {@code queueBackoff*} fields carry the job's queue settings where a statement joins them in.
- * {@code webhookUrl} is the job's own completion webhook (null: the queue's, if any).
+ * {@code webhookUrl} is the job's own completion webhook (null: the queue's, if any);
+ * {@code expiresAt} when a job not started by then never starts (hot rows only).
  */
 public record JobRow(
         long id,
@@ -36,5 +37,6 @@ public record JobRow(
         Instant finishedAt,
         Long queueBackoffBaseMs,
         Long queueBackoffCapMs,
-        String webhookUrl) {
+        String webhookUrl,
+        Instant expiresAt) {
 }

@@ -11,10 +11,12 @@ import java.util.Optional;
 public interface JobStore {
 
     /**
-     * Inserts a job (creating its queue row when missing). Empty when a live job already holds
-     * the idempotency key; DUPLICATE_KEY when a concurrent insert won the race.
+     * Inserts a job (creating its queue row when missing): the new row, created true. With a
+     * uniqueness key held by another job within its window (uniqueFor), that job, created false.
+     * Empty when a live job already holds the idempotency key; DUPLICATE_KEY when a concurrent
+     * insert won the race.
      */
-    Optional<JobRow> jobInsert(NewJob job);
+    Optional<Inserted> jobInsert(NewJob job);
 
     /**
      * Inserts every job in one transaction. Each answer is the new row, or the live job that
@@ -172,4 +174,15 @@ public interface JobStore {
 
     /** Retention of DELIVERED and DEAD deliveries; returns how many were deleted. */
     int webhookPurgeOld(long deliveredOlderThanMs, long deadOlderThanMs, int limit);
+
+    // ---- expiresAt and uniqueFor -------------------------------------------------------------
+
+    /**
+     * Moves up to {@code limit} PENDING jobs past their expiresAt to the dead letters (DEAD, with
+     * their webhooks); returns the queue of each.
+     */
+    List<String> jobExpirePending(int limit);
+
+    /** Deletes up to {@code limit} uniqueness keys whose window ran out; returns how many. */
+    int uniqueKeyPurgeOld(int limit);
 }

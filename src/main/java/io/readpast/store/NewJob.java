@@ -4,7 +4,9 @@ import java.time.Instant;
 
 /**
  * What the store needs to insert one job. {@code runAt} null means now plus {@code delayMs};
- * {@code webhookUrl} null means the queue's webhook, if any.
+ * {@code webhookUrl} null means the queue's webhook, if any; {@code expiresAt} null means
+ * never. With a {@code uniqueKey}, the job is unique for {@code uniqueForMs}: while another job
+ * holds the key within its window, that job is the answer and nothing is inserted.
  */
 public record NewJob(
         String queue,
@@ -18,5 +20,8 @@ public record NewJob(
         Instant runAt,
         long delayMs,
         String createdBy,
-        String webhookUrl) {
+        String webhookUrl,
+        Instant expiresAt,
+        String uniqueKey,
+        long uniqueForMs) {
 }

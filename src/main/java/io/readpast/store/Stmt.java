@@ -58,7 +58,13 @@ public enum Stmt {
     WEBHOOK_LIST,
     WEBHOOK_GET,
     WEBHOOK_RETRY,
-    WEBHOOK_PURGE_OLD;
+    WEBHOOK_PURGE_OLD,
+    // expiresAt and uniqueFor
+    JOB_EXPIRE_PENDING,
+    UNIQUE_KEY_CLAIM,
+    UNIQUE_KEY_GET,
+    UNIQUE_KEY_SET_JOB,
+    UNIQUE_KEY_PURGE_OLD;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

@@ -5,11 +5,13 @@
 // so that it can use the Jackson jars the broker ships. Modes:
 //
 //   throughput  producers batch-enqueue N no-op jobs (POST /jobs/batch, 1000 per request), then W
-//               workers drain them (POST /claim limit B + POST /jobs/complete) until N completions
-//               were counted. CPU of the broker process and of every PostgreSQL process is read
+//               workers drain them until N completions were counted: each POST /claim (limit B)
+//               acknowledges the worker's previous batch ("ack"), or with --ack-claim false
+//               POST /claim then POST /jobs/complete per batch. CPU of the broker process and of every PostgreSQL process is read
 //               from /proc around each phase. Untimed warm-up rounds first (--warmup-jobs per
 //               round, repeated until --warmup-seconds have passed).
-//   latency     W long-polling workers (waitSeconds 30, limit 1, complete each job) and one
+//   latency     W long-polling workers (waitSeconds 30, limit 1, each job acknowledged with the
+//               next claim) and one
 //               producer offering a fixed rate (POST /jobs one at a time, open loop); reports
 //               enqueue-to-claim latency (System.nanoTime just before the enqueue request is sent
 //               to the claim response that carries the job, same process).
@@ -174,34 +176,55 @@ public class Driver {
         Map<String, Long> threads0 = threadTicks(brokerPid);
         Cpu cpu2 = Cpu.read(brokerPid, postmaster);
         long d0 = System.nanoTime();
+        boolean ackClaim = !"false".equals(opts.getOrDefault("ack-claim", "true"));
         runThreads(workers, "worker", w -> {
             String claimBody = "{\"workerId\":\"bench-w" + w + "\",\"queues\":[\"" + queue + "\"],\"limit\":" + batch
-                    + ",\"leaseSeconds\":60}";
+                    + ",\"leaseSeconds\":60";
             List<Long> myClaim = new ArrayList<>();
             List<Long> myComplete = new ArrayList<>();
+            String acks = null;  // the last batch, acknowledged with the next claim (ack-claim mode)
+            int acking = 0;
             while (completed.get() < n) {
                 if (System.nanoTime() - d0 > timeoutNs) {
                     throw new IllegalStateException("drain timed out at " + completed.get() + " of " + n);
                 }
                 long c0 = System.nanoTime();
-                JsonNode jobs = post("/claim", claimBody, 200).path("jobs");
+                JsonNode answer = post("/claim", acks == null ? claimBody + "}" : claimBody + ",\"ack\":" + acks + "}", 200);
                 long c1 = System.nanoTime();
                 myClaim.add(c1 - c0);
                 claims.incrementAndGet();
+                if (acks != null) {
+                    int ok = 0;
+                    for (JsonNode a : answer.path("acks")) {
+                        ok += a.path("status").asInt() == 200 ? 1 : 0;
+                    }
+                    lost.addAndGet(acking - ok);
+                    if (completed.addAndGet(ok) >= n) {
+                        endNs.compareAndSet(0, System.nanoTime());
+                    }
+                    acks = null;
+                    acking = 0;
+                }
+                JsonNode jobs = answer.path("jobs");
                 if (jobs.isEmpty()) {
                     emptyClaims.incrementAndGet();
                     LockSupport.parkNanos(2_000_000);
                     continue;
                 }
-                StringBuilder sb = new StringBuilder("{\"items\":[");
+                StringBuilder sb = new StringBuilder("[");
                 for (int i = 0; i < jobs.size(); i++) {
                     JsonNode j = jobs.get(i);
                     sb.append(i == 0 ? "" : ",").append("{\"id\":\"").append(j.path("id").asText())
                             .append("\",\"leaseId\":\"").append(j.path("leaseId").asText()).append("\",\"result\":null}");
                 }
-                sb.append("]}");
+                sb.append("]");
+                if (ackClaim) {
+                    acks = sb.toString();
+                    acking = jobs.size();
+                    continue;
+                }
                 long k0 = System.nanoTime();
-                JsonNode r = post("/jobs/complete", sb.toString(), 200);
+                JsonNode r = post("/jobs/complete", "{\"items\":" + sb + "}", 200);
                 myComplete.add(System.nanoTime() - k0);
                 int ok = r.path("succeeded").asInt(0);
                 lost.addAndGet(jobs.size() - ok);
@@ -287,13 +310,15 @@ public class Driver {
         List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int w = 0; w < workers; w++) {
             String body = "{\"workerId\":\"lat-w" + w + "\",\"queues\":[\"" + queue
-                    + "\"],\"limit\":1,\"leaseSeconds\":60,\"waitSeconds\":30}";
+                    + "\"],\"limit\":1,\"leaseSeconds\":60,\"waitSeconds\":30";
             Thread t = new Thread(() -> {
                 try {
                     ready.countDown();
+                    String ack = "";  // the last job, acknowledged with the next (long-polling) claim
                     while (!stop.get()) {
-                        JsonNode jobs = post("/claim", body, 200).path("jobs");
+                        JsonNode jobs = post("/claim", body + ack + "}", 200).path("jobs");
                         long now = System.nanoTime();
+                        ack = "";
                         for (JsonNode j : jobs) {
                             JsonNode seq = j.path("payload").path("seq");
                             if (seq.isInt()) {
@@ -307,8 +332,8 @@ public class Driver {
                                     }
                                 }
                             }
-                            post("/jobs/" + j.path("id").asText() + "/complete",
-                                    "{\"leaseId\":\"" + j.path("leaseId").asText() + "\"}", 200);
+                            ack = ",\"ack\":[{\"id\":\"" + j.path("id").asText() + "\",\"leaseId\":\""
+                                    + j.path("leaseId").asText() + "\"}]";
                             if ("stop".equals(j.path("type").asText())) {
                                 return;
                             }

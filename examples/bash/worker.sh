@@ -3,7 +3,9 @@
 #
 # Claims batches of jobs and works them one by one. It heartbeats each job right before
 # starting it (which also tells us early if its lease is already gone), and a background loop
-# keeps heartbeating while the job runs. On Ctrl-C / SIGTERM it stops claiming, gives back
+# keeps heartbeating while the job runs. Failed jobs are failed at once; successes are
+# acknowledged with the next claim ("ack": one request completes the batch and leases the
+# next). On Ctrl-C / SIGTERM it stops claiming, acknowledges what it finished, gives back
 # (releases) every job it still holds, and exits 0.
 #
 # Configuration (environment):
@@ -100,6 +102,31 @@ finish() {
   esac
 }
 
+# Finished jobs waiting for their acknowledgement: {id, leaseId, result} each, and "id type".
+ACKS=()
+ACKED=()
+
+# ack JOB RESULT-JSON: remembers the job for the next claim's "ack" list.
+ack() {
+  ACKS+=("$(jq -c --argjson r "$2" '{id, leaseId, result: $r}' <<<"$1")")
+  ACKED+=("$(jq -r '"\(.id) \(.type)"' <<<"$1")")
+}
+
+# acknowledged ANSWERS-JSON: logs the broker's answer (an array, in ack order) for each ack sent.
+acknowledged() {
+  local i status
+  for ((i = 0; i < ${#ACKED[@]}; i++)); do
+    status=$(jq -r --argjson i "$i" '.[$i].status // "none"' <<<"$1")
+    case $status in
+      200) log "completed ${ACKED[i]}" ;;
+      404 | 409) log "lost ${ACKED[i]}" ;;
+      *) warn "complete ${ACKED[i]} failed: $(jq -c --argjson i "$i" '.[$i].error' <<<"$1")" ;;
+    esac
+  done
+  ACKS=()
+  ACKED=()
+}
+
 # handle JOB: does the work. Prints the result JSON and returns 0, or prints an error message
 # and returns 1 (retryable) / 2 (not retryable), or returns 255 when interrupted by shutdown.
 # (It runs in this shell, not in a $(...) subshell, so that the INT/TERM trap reaches it.)
@@ -156,7 +183,7 @@ process() {
   if [[ $rc == 255 || ( $rc != 0 && $STOP == 1 ) ]]; then
     finish "$job" release released
   elif [[ $rc == 0 ]]; then
-    finish "$job" complete completed "$(jq -c '{result: .}' <<<"$out")"
+    ack "$job" "$out"
   else
     finish "$job" fail failed "$(jq -cn --arg e "$out" --argjson r "$([[ $rc == 2 ]] && echo false || echo true)" \
       '{error: $e, retryable: $r}')"
@@ -169,9 +196,11 @@ CLAIM=$(jq -cn --arg w "$WORKER_ID" --argjson n "$BATCH" --argjson l "$LEASE_SEC
 last_job=$SECONDS
 idle_ms=500
 while [[ $STOP == 0 ]]; do
-  api POST /claim "$CLAIM"
+  api POST /claim "$(jq -c '. + (if $ARGS.positional == [] then {} else {ack: $ARGS.positional} end)' \
+    --jsonargs <<<"$CLAIM" ${ACKS[@]+"${ACKS[@]}"})"
   jobs=()
   if [[ $STATUS == 200 ]]; then
+    [[ ${#ACKS[@]} == 0 ]] || acknowledged "$(jq -c '.acks' <<<"$BODY")"
     mapfile -t jobs < <(jq -c '.jobs[]' <<<"$BODY")
   else
     warn "claim failed: HTTP $STATUS $(problem)"
@@ -198,4 +227,13 @@ while [[ $STOP == 0 ]]; do
   done
   last_job=$SECONDS
 done
+# Acknowledge what is done before leaving.
+if [[ ${#ACKS[@]} -gt 0 ]]; then
+  api POST /jobs/complete "$(jq -cn '{items: $ARGS.positional}' --jsonargs "${ACKS[@]}")"
+  if [[ $STATUS == 200 ]]; then
+    acknowledged "$(jq -c '.results' <<<"$BODY")"
+  else
+    warn "complete failed: HTTP $STATUS $(problem)"
+  fi
+fi
 exit 0

@@ -2,8 +2,10 @@
 // (Java 21 or later; it also runs on 17).
 //
 // Claims batches of jobs, runs a handler for each while a background thread keeps the leases
-// alive, and completes or fails each job. On Ctrl-C / SIGTERM it stops claiming, gives back
-// (releases) every job it still holds, and exits 0.
+// alive, and fails each failed job at once; successes are acknowledged with the next claim
+// ("ack": one request completes the batch and leases the next). On Ctrl-C / SIGTERM it stops
+// claiming, acknowledges what it finished, gives back (releases) every job it still holds, and
+// exits 0.
 //
 // Configuration (environment):
 //   READPAST_URL            broker base URL (default http://localhost:8080)
@@ -50,6 +52,8 @@ public class Worker {
     static final CountDownLatch stop = new CountDownLatch(1);
     /** Job id -> claimed job we have not yet completed, failed or released. */
     static final Map<String, Map<String, Object>> held = new ConcurrentHashMap<>();
+    /** Job id -> its acknowledgement, for held jobs that are done: sent with the next claim. */
+    static final Map<String, Map<String, Object>> acks = new ConcurrentHashMap<>();
     static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     static String env(String name, String dflt) {
@@ -211,7 +215,11 @@ public class Worker {
                 if (e.status != 409) {
                     warn("heartbeat " + id + " failed: " + e.getMessage());
                 } else if (held.remove(id, job)) { // a 409 after we finished the job ourselves is not news
-                    warn("lease lost for job " + id + "; stopping work on it");
+                    if (acks.remove(id) != null) { // done, but the lease went before the ack
+                        log("lost " + id + " " + job.get("type"));
+                    } else {
+                        warn("lease lost for job " + id + "; stopping work on it");
+                    }
                 }
             } catch (Exception e) {
                 warn("heartbeat " + id + " failed: " + e);
@@ -237,16 +245,46 @@ public class Worker {
             finish(job, "fail", obj("error", e.toString(), "retryable", true), "failed");
             return;
         }
-        finish(job, "complete", obj("result", result), "completed");
+        String id = (String) job.get("id");
+        acks.put(id, obj("id", id, "leaseId", job.get("leaseId"), "result", result)); // still held until acked
+        if (!held.containsKey(id) && acks.remove(id) != null) { // the heartbeat thread saw the lease go
+            log("lost " + id + " " + job.get("type"));
+        }
     }
 
+    /** Logs the broker's answer for each acknowledged job and forgets the job. */
+    @SuppressWarnings("unchecked")
+    static void acknowledged(List<Map<String, Object>> done, Object answers) {
+        List<Map<String, Object>> list = answers == null ? List.of() : (List<Map<String, Object>>) answers;
+        for (int i = 0; i < done.size(); i++) {
+            String id = (String) done.get(i).get("id");
+            acks.remove(id);
+            Map<String, Object> job = held.remove(id);
+            Object type = job == null ? "?" : job.get("type");
+            Object status = i < list.size() ? list.get(i).get("status") : null;
+            if (status instanceof Number n && n.intValue() == 200) {
+                log("completed " + id + " " + type);
+            } else if (status instanceof Number n && (n.intValue() == 404 || n.intValue() == 409)) {
+                log("lost " + id + " " + type);
+            } else {
+                warn("complete " + id + " failed: " + (i < list.size() ? list.get(i).get("error") : "no answer"));
+            }
+        }
+    }
+
+    /** Acknowledges the finished jobs and claims the next batch, in one request. */
     @SuppressWarnings("unchecked")
     static List<Map<String, Object>> claim() throws Exception {
+        List<Map<String, Object>> done = List.copyOf(acks.values());
         Map<String, Object> body = obj("workerId", WORKER_ID, "limit", BATCH, "leaseSeconds", LEASE_SECONDS);
         if (!QUEUES.isEmpty()) {
             body.put("queues", QUEUES);
         }
+        if (!done.isEmpty()) {
+            body.put("ack", done);
+        }
         Map<String, Object> answer = (Map<String, Object>) call("POST", "/claim", body);
+        acknowledged(done, answer.get("acks"));
         return (List<Map<String, Object>>) answer.get("jobs");
     }
 
@@ -307,9 +345,19 @@ public class Worker {
             lastJob = System.currentTimeMillis();
         }
 
-        // Shutdown: give back everything claimed but not finished, without spending an attempt.
+        // Shutdown: acknowledge what is done, give back the rest without spending an attempt.
+        List<Map<String, Object>> done = List.copyOf(acks.values());
+        if (!done.isEmpty()) {
+            try {
+                acknowledged(done, ((Map<?, ?>) call("POST", "/jobs/complete", obj("items", done))).get("results"));
+            } catch (Exception e) {
+                warn("complete failed: " + e);
+            }
+        }
         for (Map<String, Object> job : List.copyOf(held.values())) {
-            finish(job, "release", obj(), "released");
+            if (!acks.containsKey((String) job.get("id"))) {
+                finish(job, "release", obj(), "released");
+            }
         }
         heartbeats.shutdownNow();
         // Returning ends the JVM; the shutdown hook then finds this thread done and exits 0.

@@ -2,8 +2,10 @@
 // Readpast example worker: Node.js 20+, built-in fetch only (no npm packages).
 //
 // Claims batches of jobs, runs a handler for each while a background timer keeps the leases
-// alive, and completes or fails each job. On Ctrl-C / SIGTERM it stops claiming, gives back
-// (releases) every job it still holds, and exits 0.
+// alive, and fails each failed job at once; successes are acknowledged with the next claim
+// ("ack": one request completes the batch and leases the next). On Ctrl-C / SIGTERM it stops
+// claiming, acknowledges what it finished, gives back (releases) every job it still holds, and
+// exits 0.
 //
 // Configuration (environment):
 //   READPAST_URL            broker base URL (default http://localhost:8080)
@@ -126,7 +128,8 @@ async function heartbeatAll() {
       } else if (held.get(id) === entry) { // a 409 after we finished the job ourselves is not news
         held.delete(id);
         entry.lost.abort();
-        warn(`lease lost for job ${id}; stopping work on it`);
+        if (entry.ack) log(`lost ${id} ${entry.job.type}`); // done, but the lease went before the ack
+        else warn(`lease lost for job ${id}; stopping work on it`);
       }
     }
   }
@@ -146,13 +149,30 @@ async function processJob(job) {
     if (e instanceof JobFailed) return finish(job, 'fail', { error: e.message, retryable: e.retryable }, 'failed');
     return finish(job, 'fail', { error: String(e), retryable: true }, 'failed'); // a handler bug: retry later
   }
-  return finish(job, 'complete', { result }, 'completed');
+  if (held.get(job.id) !== entry) return log(`lost ${job.id} ${job.type}`);
+  entry.ack = { id: job.id, leaseId: job.leaseId, result }; // held (and heartbeated) until the next claim acks it
 }
 
+/** Logs the broker's answer for each acknowledged job and forgets the job. */
+function acknowledged(done, answers) {
+  done.forEach((entry, i) => {
+    held.delete(entry.job.id);
+    const status = answers[i]?.status;
+    if (status === 200) log(`completed ${entry.job.id} ${entry.job.type}`);
+    else if (status === 404 || status === 409) log(`lost ${entry.job.id} ${entry.job.type}`);
+    else warn(`complete ${entry.job.id} failed: ${JSON.stringify(answers[i]?.error)}`);
+  });
+}
+
+/** Acknowledges the finished jobs and claims the next batch, in one request. */
 async function claim() {
+  const done = [...held.values()].filter((entry) => entry.ack);
   const body = { workerId: WORKER_ID, limit: BATCH, leaseSeconds: LEASE_SECONDS };
   if (QUEUES.length) body.queues = QUEUES;
-  return (await call('POST', '/claim', body)).jobs;
+  if (done.length) body.ack = done.map((entry) => entry.ack);
+  const answer = await call('POST', '/claim', body);
+  acknowledged(done, answer.acks ?? []);
+  return answer.jobs;
 }
 
 /** Sleeps, waking early on shutdown. */
@@ -206,8 +226,16 @@ async function main() {
     lastJob = Date.now();
   }
 
-  // Shutdown: give back everything claimed but not finished, without spending an attempt.
-  for (const { job } of [...held.values()]) await finish(job, 'release', {}, 'released');
+  // Shutdown: acknowledge what is done, give back the rest without spending an attempt.
+  const done = [...held.values()].filter((entry) => entry.ack);
+  if (done.length) {
+    try {
+      acknowledged(done, (await call('POST', '/jobs/complete', { items: done.map((entry) => entry.ack) })).results);
+    } catch (e) {
+      warn(`complete failed: ${e.message}`);
+    }
+  }
+  for (const { job, ack } of [...held.values()]) if (!ack) await finish(job, 'release', {}, 'released');
   clearInterval(timer);
   process.exit(0);
 }

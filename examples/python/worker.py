@@ -2,8 +2,10 @@
 """Readpast example worker: Python 3, standard library only.
 
 Claims batches of jobs, runs a handler for each while a background thread keeps the leases
-alive, and completes or fails each job. On Ctrl-C / SIGTERM it stops claiming, gives back
-(releases) every job it still holds, and exits 0.
+alive, and fails each failed job at once; successes are acknowledged with the next claim
+("ack": one request completes the batch and leases the next). On Ctrl-C / SIGTERM it stops
+claiming, acknowledges what it finished, gives back (releases) every job it still holds, and
+exits 0.
 
 Configuration (environment):
   READPAST_URL            broker base URL (default http://localhost:8080)
@@ -165,7 +167,9 @@ def heartbeat_loop():
             except ApiError as e:
                 with held_lock:  # 409 after we finished the job ourselves is not news
                     lost = e.status == 409 and held.pop(job["id"], None) is not None
-                if lost:
+                if lost and "ack" in job:  # done, but the lease went before the ack
+                    log(f"lost {job['id']} {job['type']}")
+                elif lost:
                     warn(f"lease lost for job {job['id']}; stopping work on it")
                 elif e.status != 409:
                     warn(f"heartbeat {job['id']} failed: {e}")
@@ -186,14 +190,38 @@ def process(job):
     except Exception as e:  # a bug in a handler: fail the job, but let it be retried
         finish(job, "fail", {"error": repr(e), "retryable": True}, "failed")
     else:
-        finish(job, "complete", {"result": result}, "completed")
+        with held_lock:  # still held (and heartbeated) until the next claim acknowledges it
+            if job["id"] in held:
+                job["ack"] = {"id": job["id"], "leaseId": job["leaseId"], "result": result}
+                return
+        log(f"lost {job['id']} {job['type']}")
+
+
+def acknowledged(jobs, answers):
+    """Logs the broker's answer for each acknowledged job and forgets the job."""
+    for job, answer in zip(jobs, answers):
+        with held_lock:
+            held.pop(job["id"], None)
+        if answer["status"] == 200:
+            log(f"completed {job['id']} {job['type']}")
+        elif answer["status"] in (404, 409):
+            log(f"lost {job['id']} {job['type']}")
+        else:
+            warn(f"complete {job['id']} failed: {answer.get('error')}")
 
 
 def claim():
+    """Acknowledges the finished jobs and claims the next batch, in one request."""
+    with held_lock:
+        done = [job for job in held.values() if "ack" in job]
     body = {"workerId": WORKER_ID, "limit": BATCH, "leaseSeconds": LEASE_SECONDS}
     if QUEUES:
         body["queues"] = QUEUES
-    return call("POST", "/claim", body)["jobs"]
+    if done:
+        body["ack"] = [job["ack"] for job in done]
+    answer = call("POST", "/claim", body)
+    acknowledged(done, answer.get("acks", []))
+    return answer["jobs"]
 
 
 # ---- Main loop -------------------------------------------------------------------------
@@ -233,9 +261,17 @@ def main():
             process(job)
         last_job = time.monotonic()
 
-    # Shutdown: give back everything claimed but not finished, without spending an attempt.
+    # Shutdown: acknowledge what is done, give back the rest without spending an attempt.
     with held_lock:
-        leftovers = list(held.values())
+        done = [job for job in held.values() if "ack" in job]
+    if done:
+        try:
+            answer = call("POST", "/jobs/complete", {"items": [job["ack"] for job in done]})
+            acknowledged(done, answer["results"])
+        except (ApiError, OSError) as e:
+            warn(f"complete failed: {e}")
+    with held_lock:
+        leftovers = [job for job in held.values() if "ack" not in job]
     for job in leftovers:
         finish(job, "release", {}, "released")
     return 0

@@ -23,14 +23,29 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Consumes(MediaType.APPLICATION_JSON)
 public class ClaimResource {
 
+    /** A worker acknowledging its last batch and asking for the next one. */
+    static final String CLAIM_BODY_ACK = "{\"workerId\": \"w1\", \"queues\": [\"emails\"], \"limit\": 10, "
+            + "\"leaseSeconds\": 60, \"ack\": [{\"id\": \"41\", \"leaseId\": \"9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a\", "
+            + "\"result\": {\"messageId\": \"abc\"}}, {\"id\": \"40\", \"leaseId\": "
+            + "\"5c1d9e2f-7a3b-4c8d-8e1f-2a3b4c5d6e7f\"}]}";
+    static final String CLAIMED_WITH_ACKS = "{\"jobs\": [" + ApiDocs.JOB_LEASED + "], \"acks\": ["
+            + "{\"index\": 0, \"id\": \"41\", \"status\": 200}, "
+            + "{\"index\": 1, \"id\": \"40\", \"status\": 409, \"error\": {\"type\": "
+            + "\"urn:readpast:problem:lease-conflict\", \"title\": \"Lease not held\", \"status\": 409, "
+            + "\"detail\": \"Job 40 is not leased with this leaseId: the lease expired and the job was re-leased, "
+            + "was released, or the job already finished.\"}}]}";
+
     private final ReadpastConfig config;
     private final Caller caller;
     private final LongPollClaims claims;
+    private final com.fasterxml.jackson.databind.ObjectMapper mapper;
 
-    public ClaimResource(ReadpastConfig config, Caller caller, LongPollClaims claims) {
+    public ClaimResource(ReadpastConfig config, Caller caller, LongPollClaims claims,
+                         com.fasterxml.jackson.databind.ObjectMapper mapper) {
         this.config = config;
         this.caller = caller;
         this.claims = claims;
+        this.mapper = mapper;
     }
 
     @POST
@@ -43,7 +58,11 @@ public class ClaimResource {
                     + "With waitSeconds (long poll), a claim that finds nothing waits up to that many seconds and "
                     + "answers as soon as a job becomes claimable, or with {\"jobs\": []} at the deadline. "
                     + "A queue-scoped key claims only from its queues (all of them when 'queues' is absent; "
-                    + "naming another queue is 403)." + ApiDocs.ROLE_WORKER)
+                    + "naming another queue is 403). Ack and claim: with 'ack', the jobs listed there are "
+                    + "completed first, in the same transaction as the claim (one request instead of POST "
+                    + "/jobs/complete and POST /claim), and answered one by one in 'acks'; a worker sends its "
+                    + "finished batch with its request for the next one. Acks are committed before any "
+                    + "long-poll wait." + ApiDocs.ROLE_WORKER)
     @org.eclipse.microprofile.openapi.annotations.parameters.RequestBody(required = true,
             description = "Who claims, from which queues, how many, for how long.",
             content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = ApiDocs.JSON,
@@ -55,10 +74,13 @@ public class ClaimResource {
                             @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "longPoll",
                                     summary = "Wait up to 20 s for work", value = ApiDocs.CLAIM_BODY_LONG_POLL),
                             @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "anyQueue",
-                                    summary = "One job from any queue", value = "{\"workerId\": \"w1\"}")}))
+                                    summary = "One job from any queue", value = "{\"workerId\": \"w1\"}"),
+                            @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "ackAndClaim",
+                                    summary = "Complete the last batch and lease the next", value = CLAIM_BODY_ACK)}))
     @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "200",
             description = "The leased jobs (LEASED, each with its leaseId), best first; empty when nothing was "
-                    + "claimable.",
+                    + "claimable. With 'ack': also one answer per acknowledgement in 'acks' (a refused ack does "
+                    + "not stop the claim).",
             content = @org.eclipse.microprofile.openapi.annotations.media.Content(mediaType = ApiDocs.JSON,
                     schema = @org.eclipse.microprofile.openapi.annotations.media.Schema(
                             implementation = Responses.Claimed.class),
@@ -66,7 +88,9 @@ public class ClaimResource {
                             @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "claimed",
                                     value = ApiDocs.CLAIMED),
                             @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "nothing",
-                                    summary = "Nothing claimable", value = ApiDocs.CLAIMED_NONE)}))
+                                    summary = "Nothing claimable", value = ApiDocs.CLAIMED_NONE),
+                            @org.eclipse.microprofile.openapi.annotations.media.ExampleObject(name = "ackAndClaim",
+                                    summary = "Acks answered, next job leased", value = CLAIMED_WITH_ACKS)}))
     @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "400",
             ref = ApiDocs.BAD_REQUEST)
     @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "401",
@@ -104,7 +128,16 @@ public class ClaimResource {
             }
         }
         int wait = Validate.range("waitSeconds", b.waitSeconds(), 0, 0, 30);
-        return new Responses.Claimed(claims.claim(workerId, queues, limit, lease, caller.name(), wait).stream()
-                .map(JobView::withLease).toList());
+        if (b.ack() == null) {
+            return new Responses.Claimed(claims.claim(workerId, queues, limit, lease, caller.name(), wait).stream()
+                    .map(JobView::withLease).toList());
+        }
+        if (b.ack().size() > config.limits().batchMax()) {
+            throw BrokerException.invalid("'ack' must hold at most " + config.limits().batchMax() + " items.");
+        }
+        AckItems acks = AckItems.parse(b.ack(), mapper, config.limits().payloadMaxBytes());
+        io.readpast.core.Broker.AckAndClaim done = claims.claim(acks.valid(), workerId, queues, limit, lease,
+                caller.name(), wait);
+        return new Responses.Claimed(done.jobs().stream().map(JobView::withLease).toList(), acks.answers(done.acks()));
     }
 }

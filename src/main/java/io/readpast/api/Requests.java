@@ -93,7 +93,13 @@ public final class Requests {
                     + "soon as a job becomes claimable, or with {\"jobs\": []} at the deadline. 0 (the default) "
                     + "answers at once.",
                     minimum = "0", maximum = "30", defaultValue = "0", examples = "20")
-            Integer waitSeconds) {
+            Integer waitSeconds,
+            @Schema(type = SchemaType.ARRAY, implementation = CompleteItem.class,
+                    description = "Ack and claim: jobs this worker has finished, completed (SUCCEEDED, with their "
+                            + "optional results) in the same transaction as the claim, before it leases more. Each "
+                            + "item as for POST /jobs/complete, checked and answered on its own in 'acks'. 0 to "
+                            + "readpast.limits.batch-max (1000 by default) items; absent or empty: a plain claim.")
+            List<JsonNode> ack) {
     }
 
     @Schema(description = "Progress a worker reports with a heartbeat; stored on the job as 'progress'.")

@@ -12,11 +12,21 @@ public final class Responses {
     private Responses() {
     }
 
-    @Schema(description = "The jobs a claim leased, best first (priority, then due time); each carries its leaseId.")
+    @Schema(description = "The jobs a claim leased, best first (priority, then due time); each carries its leaseId. "
+            + "With 'ack' in the request, also the answer for each acknowledgement.")
     public record Claimed(
             @Schema(description = "0 to 'limit' jobs, status LEASED, each with a fresh leaseId; empty when nothing "
                     + "was claimable (at once, or at the end of waitSeconds).")
-            List<JobView> jobs) {
+            List<JobView> jobs,
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            @Schema(description = "Only when the request had 'ack': one answer per item, in request order, as "
+                    + "POST /jobs/complete gives them (200 completed, also when it was completed earlier under "
+                    + "the same lease; 400 invalid; 404 no such job; 409 lease not held).")
+            List<ItemResult> acks) {
+
+        Claimed(List<JobView> jobs) {
+            this(jobs, null);
+        }
     }
 
     /** One answer of a batch: {@code status} as HTTP would give it, and the job or the problem. */

@@ -239,6 +239,34 @@ public class Broker {
     /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
     public List<Completion> completeMany(List<io.readpast.store.CompleteItem> items, String by) {
         java.util.Map<Long, String> done = items.isEmpty() ? java.util.Map.of() : store.jobCompleteMany(items, by);
+        return completions(items, done);
+    }
+
+    /** What an ack-and-claim did: one answer per acknowledgement, and the leased jobs. */
+    public record AckAndClaim(List<Completion> acks, List<JobRow> jobs) {
+    }
+
+    /**
+     * Completes the acknowledged jobs and leases up to {@code limit} more, in one transaction
+     * (a worker's "done with these, give me the next ones").
+     */
+    public AckAndClaim ackAndClaim(List<io.readpast.store.CompleteItem> acks, String workerId, List<String> queues,
+                                   int limit, Integer leaseSeconds, String by) {
+        if (acks.isEmpty()) {
+            return new AckAndClaim(List.of(), claim(workerId, queues, limit, leaseSeconds, by));
+        }
+        long start = System.nanoTime();
+        JobStore.AckClaimed r = store.jobAckClaim(acks, workerId, queues, limit, leaseSeconds,
+                config.defaults().leaseSeconds(), by);
+        metrics.claimed(System.nanoTime() - start, r.claimed().size());
+        for (JobRow j : r.claimed()) {
+            metrics.count(BrokerMetrics.Event.CLAIMED, j.queue(), 1);
+        }
+        return new AckAndClaim(completions(acks, r.acked()), r.claimed());
+    }
+
+    /** Answers each completion item: done in the batch, done earlier under this lease (200), or why not. */
+    private List<Completion> completions(List<io.readpast.store.CompleteItem> items, java.util.Map<Long, String> done) {
         done.values().forEach(q -> metrics.count(BrokerMetrics.Event.COMPLETED, q, 1));
         List<Completion> out = new java.util.ArrayList<>(items.size());
         java.util.Set<Long> seen = new java.util.HashSet<>();

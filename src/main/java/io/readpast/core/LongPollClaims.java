@@ -29,19 +29,37 @@ public class LongPollClaims {
 
     public List<JobRow> claim(String workerId, List<String> queues, int limit, Integer leaseSeconds, String by,
                               int waitSeconds) {
+        return claim(List.of(), workerId, queues, limit, leaseSeconds, by, waitSeconds).jobs();
+    }
+
+    /**
+     * As {@link #claim(String, List, int, Integer, String, int)}, acknowledging {@code acks} first:
+     * the first attempt completes them and claims in one transaction (so the acks are committed
+     * before any waiting); later attempts only claim.
+     */
+    public Broker.AckAndClaim claim(List<io.readpast.store.CompleteItem> acks, String workerId, List<String> queues,
+                                    int limit, Integer leaseSeconds, String by, int waitSeconds) {
         long deadline = System.nanoTime() + waitSeconds * 1_000_000_000L;
         String key = queues == null ? "*" : String.join("\u0000", queues.stream().sorted().toList());
         boolean woken = false;
+        List<Broker.Completion> acked = acks.isEmpty() ? List.of() : null;  // null: acks still to send
         while (true) {
             long generation = wakeups.generation(queues);
-            if (woken || waitSeconds == 0 || !Objects.equals(emptyAt.get(key), generation)) {
-                List<JobRow> jobs = broker.claim(workerId, queues, limit, leaseSeconds, by);
+            if (acked == null || woken || waitSeconds == 0 || !Objects.equals(emptyAt.get(key), generation)) {
+                List<JobRow> jobs;
+                if (acked == null) {
+                    Broker.AckAndClaim first = broker.ackAndClaim(acks, workerId, queues, limit, leaseSeconds, by);
+                    acked = first.acks();
+                    jobs = first.jobs();
+                } else {
+                    jobs = broker.claim(workerId, queues, limit, leaseSeconds, by);
+                }
                 if (!jobs.isEmpty()) {
                     if (jobs.size() >= limit) {
                         // a full batch: there may be more in these queues, let the next waiter look
                         jobs.stream().map(JobRow::queue).distinct().forEach(q -> wakeups.release(q, 1));
                     }
-                    return jobs;
+                    return new Broker.AckAndClaim(acked, jobs);
                 }
                 if (emptyAt.size() > 10_000) {
                     emptyAt.clear();
@@ -49,13 +67,13 @@ public class LongPollClaims {
                 emptyAt.put(key, generation);
             }
             if (waitSeconds == 0 || System.nanoTime() >= deadline) {
-                return List.of();
+                return new Broker.AckAndClaim(acked, List.of());
             }
             try {
                 woken = wakeups.await(queues, generation, deadline);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return List.of();
+                return new Broker.AckAndClaim(acked, List.of());
             }
         }
     }

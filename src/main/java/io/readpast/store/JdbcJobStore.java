@@ -222,15 +222,81 @@ public final class JdbcJobStore implements JobStore {
             p.str("locked_queues", "[]");
             return oneStatement(c -> claimed(queryJobs(c, Stmt.JOB_CLAIM, p)));
         }
-        return tx(c -> {
-            // Serialise claims on capped queues only: lock their rows first, in a statement of
-            // its own, so that the claim's snapshot (PostgreSQL) sees every lease committed
-            // before the lock was granted.
-            List<String> locked = query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson),
-                    (rs, cols) -> rs.getString(cols.get("name")));
-            p.str("locked_queues", json(locked));
-            return claimed(queryJobs(c, Stmt.JOB_CLAIM, p));
+        return tx(c -> claimLocked(c, p, queuesJson));
+    }
+
+    /**
+     * The claim when a capped queue may be in scope, inside the caller's transaction. Serialise
+     * claims on capped queues only: lock their rows first, in a statement of its own, so that the
+     * claim's snapshot (PostgreSQL) sees every lease committed before the lock was granted.
+     */
+    private List<JobRow> claimLocked(Connection c, Params p, String queuesJson) throws SQLException {
+        List<String> locked = query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson),
+                (rs, cols) -> rs.getString(cols.get("name")));
+        p.str("locked_queues", json(locked));
+        return claimed(queryJobs(c, Stmt.JOB_CLAIM, p));
+    }
+
+    @Override
+    public AckClaimed jobAckClaim(List<CompleteItem> acks, String workerId, List<String> queues, int limit,
+                                  Integer leaseSeconds, int defaultLeaseSeconds, String by) {
+        String queuesJson = queues == null ? null : json(queues);
+        String items = completeItemsJson(acks);
+        if (cappedInScope(queues)) {
+            // the acks first (they may free slots of a capped queue), then the locked claim
+            Params p = Params.of()
+                    .str("worker_id", workerId)
+                    .str("queues", queuesJson)
+                    .integer("limit", limit)
+                    .integer("lease_seconds", leaseSeconds)
+                    .integer("default_lease_seconds", defaultLeaseSeconds)
+                    .str("modified_by", by);
+            return tx(c -> {
+                Map<Long, String> acked = completeMany(c, Params.of().str("items", items).str("modified_by", by));
+                return new AckClaimed(acked, claimLocked(c, p, queuesJson));
+            });
+        }
+        Params p = Params.of()
+                .str("items", items)
+                .str("worker_id", workerId)
+                .str("queues", queuesJson)
+                .integer("limit", limit)
+                .integer("lease_seconds", leaseSeconds)
+                .integer("default_lease_seconds", defaultLeaseSeconds)
+                .str("modified_by", by);
+        return oneStatement(c -> {
+            // one row per claimed job (or one row of nulls), the acked jobs on the first row
+            String[] acked = new String[1];
+            List<JobRow> claimed = new ArrayList<>();
+            query(c, Stmt.JOB_ACK_CLAIM, p, (rs, cols) -> {
+                String a = rs.getString(cols.get("acked"));
+                if (a != null) {
+                    acked[0] = a;
+                }
+                rs.getLong(cols.get("id"));
+                if (!rs.wasNull()) {
+                    claimed.add(mapJob(rs, cols));
+                }
+                return Boolean.TRUE;
+            });
+            return new AckClaimed(parseAcked(acked[0]), claimed(claimed));
         });
+    }
+
+    /** The "acked" column of job_ack_claim: a JSON array of [id, "queue"]. */
+    private static Map<Long, String> parseAcked(String json) {
+        Map<Long, String> out = new HashMap<>();
+        if (json == null) {
+            return out;
+        }
+        try {
+            for (com.fasterxml.jackson.databind.JsonNode pair : JSON.readTree(json)) {
+                out.put(pair.get(0).asLong(), pair.get(1).asText());
+            }
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("job_ack_claim answered acked=" + json, e);
+        }
+        return out;
     }
 
     private static List<JobRow> claimed(List<JobRow> rows) {
@@ -303,23 +369,36 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public java.util.Map<Long, String> jobCompleteMany(List<CompleteItem> items, String by) {
-        List<Map<String, Object>> rows = new ArrayList<>(items.size());
-        for (CompleteItem i : items) {
-            Map<String, Object> m = new java.util.LinkedHashMap<>();
-            m.put("id", i.id());
-            m.put("lease_id", i.leaseId());
-            m.put("result", i.result());
-            rows.add(m);
+        Params p = Params.of().str("items", completeItemsJson(items)).str("modified_by", by);
+        return tx(c -> completeMany(c, p));
+    }
+
+    private Map<Long, String> completeMany(Connection c, Params p) throws SQLException {
+        Map<Long, String> done = new HashMap<>();
+        for (Object[] row : query(c, Stmt.JOB_COMPLETE_MANY, p,
+                (rs, cols) -> new Object[] {rs.getLong(cols.get("id")), rs.getString(cols.get("queue"))})) {
+            done.put((Long) row[0], (String) row[1]);
         }
-        Params p = Params.of().str("items", json(rows)).str("modified_by", by);
-        return tx(c -> {
-            java.util.Map<Long, String> done = new java.util.HashMap<>();
-            for (Object[] row : query(c, Stmt.JOB_COMPLETE_MANY, p,
-                    (rs, cols) -> new Object[] {rs.getLong(cols.get("id")), rs.getString(cols.get("queue"))})) {
-                done.put((Long) row[0], (String) row[1]);
+        return done;
+    }
+
+    /** Acknowledgements as job_complete_many and job_ack_claim read them: {"id", "lease_id", "result"}. */
+    private static String completeItemsJson(List<CompleteItem> items) {
+        java.io.StringWriter w = new java.io.StringWriter(items.size() * 90);
+        try (com.fasterxml.jackson.core.JsonGenerator g = JSON.getFactory().createGenerator(w)) {
+            g.writeStartArray();
+            for (CompleteItem i : items) {
+                g.writeStartObject();
+                g.writeNumberField("id", i.id());
+                g.writeStringField("lease_id", i.leaseId());
+                g.writeStringField("result", i.result());
+                g.writeEndObject();
             }
-            return done;
-        });
+            g.writeEndArray();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return w.toString();
     }
 
     @Override

@@ -41,6 +41,18 @@ public interface JobStore {
     List<JobRow> jobClaim(String workerId, List<String> queues, int limit, Integer leaseSeconds,
                           int defaultLeaseSeconds, String by);
 
+    /**
+     * Completes every item whose lease is held and leases up to {@code limit} claimable jobs, in
+     * one transaction (one statement when no capped queue is in scope). Parameters as for
+     * {@link #jobCompleteMany} and {@link #jobClaim}; {@code by} is recorded on both.
+     */
+    AckClaimed jobAckClaim(List<CompleteItem> acks, String workerId, List<String> queues, int limit,
+                           Integer leaseSeconds, int defaultLeaseSeconds, String by);
+
+    /** What {@link #jobAckClaim} did: the completed ids with their queues, and the claimed jobs in claim order. */
+    record AckClaimed(java.util.Map<Long, String> acked, List<JobRow> claimed) {
+    }
+
     /** Extends the lease (LEASED becomes PROCESSING); null {@code leaseSeconds} keeps the claim's length. */
     Optional<JobRow> jobHeartbeat(long id, String leaseId, Integer leaseSeconds, String progress);
 

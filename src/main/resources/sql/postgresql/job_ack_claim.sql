@@ -1,0 +1,79 @@
+-- Ack and claim, one statement (POST /claim with "ack"): the acknowledged jobs whose lease is
+-- held move to the archive as SUCCEEDED (as job_complete_many does), and up to :limit
+-- claimable jobs of uncapped queues become LEASED (as job_claim does with no capped queue
+-- locked; a claim that may reach a capped queue runs job_complete_many, queue_lock_capped and
+-- job_claim in one transaction instead). The two parts touch different rows (held leases vs
+-- pending jobs). :items is a JSON array of {"id", "lease_id", "result" (JSON text or null)}.
+-- Returns one row per claimed job (job columns), or one row of NULL job columns when nothing
+-- was claimed; the first row's "acked" is a JSON array of [id, queue] of the completed jobs.
+WITH items AS (
+    SELECT x.id, x.lease_id, x.result
+    FROM jsonb_to_recordset(CAST(:items AS jsonb)) AS x(id bigint, lease_id uuid, result text)
+),
+moved AS (
+    DELETE FROM readpast_job AS j
+    USING items AS i
+    WHERE j.id = i.id
+      AND j.lease_id = i.lease_id
+      AND j.status IN (1, 2)
+    RETURNING j.*, i.result AS new_result
+),
+archived AS (
+    INSERT INTO readpast_job_archive (
+        id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
+        due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
+        started_at, updated_at, finished_at, lease_id
+    )
+    SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
+           due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by),
+           created_at, started_at, now(), now(), lease_id
+    FROM moved
+    RETURNING id, queue
+),
+eligible AS (
+    SELECT q.name, q.lease_seconds
+    FROM readpast_queue AS q
+    WHERE NOT q.paused
+      AND q.active
+      AND q.max_workers IS NULL
+      AND (CAST(:queues AS jsonb) IS NULL
+           OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
+),
+picked AS (
+    SELECT c.id, e.lease_seconds AS queue_lease_seconds
+    FROM eligible AS e
+    CROSS JOIN LATERAL (
+        SELECT j.id, j.priority, j.due_at
+        FROM readpast_job AS j
+        WHERE j.queue = e.name AND j.status = 0 AND j.due_at <= now()
+        ORDER BY j.priority DESC, j.due_at, j.id
+        LIMIT :limit
+        FOR UPDATE SKIP LOCKED
+    ) AS c
+    ORDER BY c.priority DESC, c.due_at, c.id
+    LIMIT :limit
+),
+claimed AS (
+    UPDATE readpast_job AS j
+    SET status = 1,
+        attempt = j.attempt + 1,
+        worker_id = :worker_id,
+        lease_id = gen_random_uuid(),
+        lease_seconds = COALESCE(CAST(:lease_seconds AS integer), p.queue_lease_seconds,
+                                 CAST(:default_lease_seconds AS integer)),
+        lease_expires_at = now() + COALESCE(CAST(:lease_seconds AS integer), p.queue_lease_seconds,
+                                            CAST(:default_lease_seconds AS integer)) * interval '1 second',
+        heartbeat_at = NULL,
+        modified_by = COALESCE(:modified_by, j.modified_by),
+        updated_at = now()
+    FROM picked AS p
+    WHERE j.id = p.id
+    RETURNING j.*
+)
+SELECT
+    CASE WHEN c.n IS NULL OR c.n = 1 THEN
+        (SELECT CAST(COALESCE(json_agg(json_build_array(a.id, a.queue)), '[]') AS text) FROM archived AS a)
+    END AS acked,
+    c.*
+FROM (SELECT 1 AS one) AS o
+LEFT JOIN (SELECT row_number() OVER () AS n, k.* FROM claimed AS k) AS c ON true

@@ -10,6 +10,8 @@
 -- long list is not cut at 4000 characters).
 -- Ack part: see job_complete_many. Claim part: see job_claim (UPDLOCK, READPAST, ROWLOCK,
 -- READCOMMITTEDLOCK, FORCESEEK on the filtered claim index; OUTPUT ... INTO a table variable).
+-- Completion webhooks of the acknowledged jobs go into the outbox in this same batch, and
+-- expired jobs (expiresAt) are not claimed, as in job_complete_many and job_claim.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
@@ -49,7 +51,8 @@ DECLARE @moved TABLE (
     created_at datetime2(6) NOT NULL,
     started_at datetime2(6) NULL,
     updated_at datetime2(6) NOT NULL,
-    result nvarchar(max) NULL
+    result nvarchar(max) NULL,
+    webhook_url nvarchar(2000) NULL
 );
 
 INSERT INTO @item (id, lease_id, result)
@@ -89,14 +92,14 @@ OUTPUT
     deleted.max_attempts, deleted.due_at, deleted.worker_id, deleted.lease_id,
     deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.updated_at, i.result
+    deleted.created_at, deleted.started_at, deleted.updated_at, i.result, deleted.webhook_url
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
     max_attempts, due_at, worker_id, lease_id,
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at, result
+    created_at, started_at, updated_at, result, webhook_url
 )
 FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
 INNER JOIN @item AS i
@@ -108,13 +111,25 @@ WHERE j.status IN (1, 2);
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id
+    started_at, updated_at, finished_at, lease_id, webhook_url
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 3, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, m.result, m.created_by,
-    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id
+    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id,
+    m.webhook_url
 FROM @moved AS m;
+
+-- the completion webhooks (the job's URL, else its queue's) go into the outbox
+INSERT INTO readpast_webhook (job_id, queue, event, url)
+SELECT
+    m.id,
+    m.queue,
+    N'job.succeeded',
+    COALESCE(m.webhook_url, q.webhook_url)
+FROM @moved AS m
+LEFT JOIN readpast_queue AS q ON m.queue = q.name
+WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL;
 
 WITH eligible AS (
     SELECT
@@ -144,6 +159,8 @@ picked AS (
         WHERE j.queue = e.name
             AND j.status = 0
             AND j.due_at <= SYSUTCDATETIME()
+            -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
+            AND (j.expires_at IS NULL OR j.expires_at > SYSUTCDATETIME())
         ORDER BY j.priority DESC, j.due_at ASC, j.id ASC
     ) AS c
     ORDER BY c.priority DESC, c.due_at ASC, c.id ASC

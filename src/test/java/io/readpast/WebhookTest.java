@@ -329,6 +329,20 @@ class WebhookTest {
         assertEquals(jobs, got.size(), "no delivery POSTed twice: " + got.size() + " POSTs for " + ids.size() + " ids");
     }
 
+    /** Jobs acknowledged with the next claim (POST /claim with "ack") report their webhooks too. */
+    @Test
+    void jobsAcknowledgedWithTheNextClaimArePosted() {
+        String first = enqueue("ack-wh", receiver.url("/acked"));
+        String second = enqueue("ack-wh", receiver.url("/acked"));
+        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("ack-wh"), "limit", 1));
+        given().contentType(ContentType.JSON).body(Map.of("workerId", "w", "queues", List.of("ack-wh"), "limit", 1,
+                "ack", List.of(Map.of("id", c.getString("jobs[0].id"), "leaseId", c.getString("jobs[0].leaseId")))))
+                .when().post("/claim").then().statusCode(200).body("jobs", hasSize(1));
+        await().atMost(WAIT).until(() -> receiver.received("/acked").size() == 1);
+        assertEquals(c.getString("jobs[0].id"), receiver.received("/acked").get(0).json().path("job").path("id").asText());
+        assertTrue(List.of(first, second).contains(c.getString("jobs[0].id")));
+    }
+
     @Test
     void aRefusedCompletionWritesNoDelivery() {
         String id = enqueue("nope", receiver.url("/never"));

@@ -34,7 +34,8 @@ DECLARE @moved TABLE (
     created_at datetime2(6) NOT NULL,
     started_at datetime2(6) NULL,
     updated_at datetime2(6) NOT NULL,
-    webhook_url nvarchar(2000) NULL
+    webhook_url nvarchar(2000) NULL,
+    group_key nvarchar(200) NULL
 );
 
 DELETE FROM readpast_job
@@ -44,14 +45,14 @@ OUTPUT
     deleted.max_attempts, deleted.due_at, deleted.worker_id, deleted.lease_id,
     deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.webhook_url
+    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.webhook_url, deleted.group_key
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
     max_attempts, due_at, worker_id, lease_id,
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at, webhook_url
+    created_at, started_at, updated_at, webhook_url, group_key
 )
 WHERE id = @id
     AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
@@ -62,13 +63,13 @@ WHERE id = @id
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, webhook_url
+    started_at, updated_at, finished_at, lease_id, webhook_url, group_key
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 5, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, COALESCE(@error, m.last_error), NULL,
     m.created_by, COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id,
-    m.webhook_url
+    m.webhook_url, m.group_key
 FROM @moved AS m;
 
 SELECT a.*

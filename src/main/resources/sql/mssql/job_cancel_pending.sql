@@ -30,7 +30,8 @@ DECLARE @moved TABLE (
     created_at datetime2(6) NOT NULL,
     started_at datetime2(6) NULL,
     updated_at datetime2(6) NOT NULL,
-    webhook_url nvarchar(2000) NULL
+    webhook_url nvarchar(2000) NULL,
+    group_key nvarchar(200) NULL
 );
 
 DELETE FROM readpast_job
@@ -40,14 +41,14 @@ OUTPUT
     deleted.max_attempts, deleted.due_at, deleted.worker_id, deleted.lease_id,
     deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.webhook_url
+    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.webhook_url, deleted.group_key
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
     max_attempts, due_at, worker_id, lease_id,
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at, webhook_url
+    created_at, started_at, updated_at, webhook_url, group_key
 )
 WHERE id = @id
     AND status = 0;
@@ -55,12 +56,12 @@ WHERE id = @id
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, webhook_url
+    started_at, updated_at, finished_at, webhook_url, group_key
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 5, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, NULL, m.created_by,
-    @modified_by, m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.webhook_url
+    @modified_by, m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.webhook_url, m.group_key
 FROM @moved AS m;
 
 SELECT a.*

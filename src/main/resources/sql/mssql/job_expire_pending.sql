@@ -26,7 +26,8 @@ DECLARE @moved TABLE (
     modified_by nvarchar(200) NULL,
     created_at datetime2(6) NOT NULL,
     started_at datetime2(6) NULL,
-    webhook_url nvarchar(2000) NULL
+    webhook_url nvarchar(2000) NULL,
+    group_key nvarchar(200) NULL
 );
 
 WITH expired AS (
@@ -43,12 +44,12 @@ OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.attempt, deleted.max_attempts,
     deleted.due_at, deleted.worker_id, deleted.progress, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.webhook_url
+    deleted.created_at, deleted.started_at, deleted.webhook_url, deleted.group_key
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, attempt, max_attempts,
     due_at, worker_id, progress, created_by, modified_by,
-    created_at, started_at, webhook_url
+    created_at, started_at, webhook_url, group_key
 )
 FROM readpast_job AS j WITH (ROWLOCK)
 INNER JOIN expired AS x ON j.id = x.id
@@ -57,13 +58,13 @@ WHERE j.status = 0;
 INSERT INTO readpast_job_dead (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, webhook_url
+    started_at, updated_at, finished_at, lease_id, webhook_url, group_key
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 4, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, N'expired: not started before its expiresAt',
     NULL, m.created_by, m.modified_by, m.created_at, m.started_at, SYSUTCDATETIME(),
-    SYSUTCDATETIME(), NULL, m.webhook_url
+    SYSUTCDATETIME(), NULL, m.webhook_url, m.group_key
 FROM @moved AS m;
 
 INSERT INTO readpast_webhook (job_id, queue, event, url)

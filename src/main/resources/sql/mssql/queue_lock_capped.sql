@@ -7,10 +7,12 @@
 -- order deadlocks between claimers): first find them without locking (the pending-job
 -- probe skips rows other claimers hold, READPAST with ROWLOCK because READPAST skips row
 -- locks only: a queue whose due jobs are all being taken is not worth waiting for), then
--- seek and lock exactly those rows. The filtered index
--- ix_readpast_queue_capped is named so that every claimer locks the same index keys
--- whatever plan is chosen; READCOMMITTEDLOCK keeps real locks under RCSI. Paused and
--- active are checked again under the lock. Returns the names of the locked queues.
+-- seek and lock exactly those rows. The clustered primary key pk_readpast_queue is named so
+-- that every claimer locks the same keys (the queue rows themselves) whatever plan is chosen;
+-- READCOMMITTEDLOCK keeps real locks under RCSI. Paused and active are checked again under
+-- the lock. Rate-limited queues are locked the same way (their window count is in the row).
+-- Returns the names of the locked queues, and rate_limited = 1 for those whose claims the
+-- caller must count (queue_rate_count).
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
@@ -20,7 +22,7 @@ DECLARE @due TABLE (name nvarchar(200) COLLATE DATABASE_DEFAULT NOT NULL PRIMARY
 INSERT INTO @due (name)
 SELECT q.name
 FROM readpast_queue AS q WITH (READCOMMITTEDLOCK)
-WHERE q.max_workers IS NOT NULL
+WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL)
     AND q.paused = 0
     AND q.active = 1
     AND (
@@ -35,11 +37,13 @@ WHERE q.max_workers IS NOT NULL
             AND j.due_at <= SYSUTCDATETIME()
     );
 
-SELECT q.name
+SELECT
+    q.name,
+    CASE WHEN q.rate_limit IS NULL THEN CAST(0 AS bit) ELSE CAST(1 AS bit) END AS rate_limited
 FROM readpast_queue AS q WITH (
-    UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, FORCESEEK, INDEX(ix_readpast_queue_capped)
+    UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, FORCESEEK, INDEX(pk_readpast_queue)
 )
-WHERE q.max_workers IS NOT NULL
+WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL)
     AND q.paused = 0
     AND q.active = 1
     AND q.name IN (SELECT d.name FROM @due AS d)

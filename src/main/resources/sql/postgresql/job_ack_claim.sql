@@ -24,11 +24,11 @@ archived AS (
     INSERT INTO readpast_job_archive (
         id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
         due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-        started_at, updated_at, finished_at, lease_id, webhook_url
+        started_at, updated_at, finished_at, lease_id, webhook_url, group_key
     )
     SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
            due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by),
-           created_at, started_at, now(), now(), lease_id, webhook_url
+           created_at, started_at, now(), now(), lease_id, webhook_url, group_key
     FROM moved
     RETURNING id, queue
 ),
@@ -46,6 +46,7 @@ eligible AS (
     WHERE NOT q.paused
       AND q.active
       AND q.max_workers IS NULL
+      AND q.rate_limit IS NULL -- rate-limited queues are claimed under their queue lock
       AND (CAST(:queues AS jsonb) IS NULL
            OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
 ),
@@ -58,6 +59,12 @@ picked AS (
         WHERE j.queue = e.name AND j.status = 0 AND j.due_at <= now()
           -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
           AND (j.expires_at IS NULL OR j.expires_at > now())
+          -- ordered groups: a grouped job waits while a job of its group is LEASED or
+          -- PROCESSING, or one PENDING comes before it (group_seq: enqueue order)
+          AND (j.group_key IS NULL OR NOT EXISTS (
+              SELECT 1 FROM readpast_job AS g
+              WHERE g.queue = j.queue AND g.group_key = j.group_key
+                AND (g.status IN (1, 2) OR (g.status = 0 AND g.group_seq < j.group_seq))))
         ORDER BY j.priority DESC, j.due_at, j.id
         LIMIT :limit
         FOR UPDATE SKIP LOCKED

@@ -545,7 +545,7 @@ public class JobResource {
         String webhookUrl = io.readpast.webhook.WebhookUrls.check("webhookUrl", b.webhookUrl(), config.webhooks());
         return new Broker.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
                 delaySeconds * 1000, caller.name(), webhookUrl, JobOptions.expiresAt(b.expiresAt(), runAt),
-                JobOptions.uniqueFor(b.uniqueFor()));
+                JobOptions.uniqueFor(b.uniqueFor()), Validate.text("groupKey", b.groupKey(), Validate.NAME_MAX, false));
     }
 
     private String tagsJson(List<String> tags) {

@@ -18,7 +18,7 @@ import java.time.Instant;
 @JsonPropertyOrder({"id", "queue", "type", "payload", "priority", "status", "attempt", "maxAttempts", "tags",
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
         "heartbeatAt", "progress", "cancelRequested", "lastError", "result", "idempotencyKey", "createdBy",
-        "modifiedBy", "webhookUrl", "expiresAt"})
+        "modifiedBy", "webhookUrl", "expiresAt", "groupKey"})
 @Schema(description = "A job, wherever it lives: PENDING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
         + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
 public record JobView(
@@ -95,7 +95,10 @@ public record JobView(
         String webhookUrl,
         @Schema(nullable = true, description = "While the job is PENDING, LEASED or PROCESSING: when it may no longer "
                 + "start (null: never). Null for finished jobs.")
-        Instant expiresAt) {
+        Instant expiresAt,
+        @Schema(nullable = true, description = "The job's ordered group in its queue; null: none.",
+                examples = "customer-42")
+        String groupKey) {
 
     public static JobView of(JobRow r) {
         return of(r, false);
@@ -111,6 +114,6 @@ public record JobView(
                 r.dueAt(), r.createdAt(), r.updatedAt(), r.startedAt(), r.finishedAt(), r.workerId(),
                 withLease ? r.leaseId() : null, r.leaseExpiresAt(), r.heartbeatAt(), r.progress(),
                 r.cancelRequested(), r.lastError(), r.result(), r.idempotencyKey(), r.createdBy(), r.modifiedBy(),
-                r.webhookUrl(), r.expiresAt());
+                r.webhookUrl(), r.expiresAt(), r.groupKey());
     }
 }

@@ -69,7 +69,13 @@ public final class Requests {
                     + "then on, and it becomes DEAD ('expired: not started before its expiresAt', with its webhook). "
                     + "A job already claimed by then runs on. Must be after runAt when both are given.",
                     format = "date-time", examples = "2030-01-01T12:05:00Z")
-            String expiresAt) {
+            String expiresAt,
+            @Schema(description = "Ordered group (as SQS FIFO message groups): jobs with the same groupKey in a queue "
+                    + "run one at a time, in enqueue order; a job waits while one of its group is LEASED or "
+                    + "PROCESSING, or an earlier one is PENDING (also waiting for a retry). Other groups and "
+                    + "ungrouped jobs proceed. 1-200 characters without control characters.",
+                    maxLength = 200, examples = "customer-42")
+            String groupKey) {
     }
 
     @Schema(description = "A claim: lease up to 'limit' due jobs.", requiredProperties = "workerId")
@@ -233,6 +239,15 @@ public final class Requests {
                     + "SUCCEEDED or DEAD, the broker POSTs it here (signed; see README, Webhooks). Absent or null: "
                     + "none. Rules as for the job's webhookUrl.",
                     maxLength = 2000, format = "uri", examples = "https://shop.example/hooks/readpast")
-            String webhookUrl) {
+            String webhookUrl,
+            @Schema(description = "Rate limit: at most this many claims from the queue in each ratePeriodSeconds "
+                    + "window, across all workers and broker instances (counted in the database; windows aligned "
+                    + "on the epoch, database clock). A claim then gets fewer jobs (or none) instead of waiting. "
+                    + "Give it with ratePeriodSeconds; absent or null: unlimited.",
+                    minimum = "0", maximum = "1000000", examples = "100")
+            Integer rateLimit,
+            @Schema(description = "The rate limit's window in seconds (1-86400); required with rateLimit.",
+                    minimum = "1", maximum = "86400", examples = "60")
+            Integer ratePeriodSeconds) {
     }
 }

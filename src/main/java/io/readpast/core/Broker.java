@@ -179,7 +179,7 @@ public class Broker {
         return new NewJob(r.queue(), r.type(), r.payload(), r.tags(), r.idempotencyKey(), r.priority(),
                 r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy(), r.webhookUrl(),
                 r.expiresAt(), r.uniqueForSeconds() == null ? null : uniqueKey(r),
-                r.uniqueForSeconds() == null ? 0 : r.uniqueForSeconds() * 1000);
+                r.uniqueForSeconds() == null ? 0 : r.uniqueForSeconds() * 1000, r.groupKey());
     }
 
     private static final com.fasterxml.jackson.databind.ObjectMapper CANONICAL = new com.fasterxml.jackson.databind.ObjectMapper()
@@ -509,11 +509,12 @@ public class Broker {
     /**
      * A validated enqueue; {@code payload} and {@code tags} are JSON text; {@code webhookUrl} the
      * job's own completion webhook (null: the queue's); {@code expiresAt} when it may no longer
-     * start (null: never); {@code uniqueForSeconds} its uniqueness window (null: none).
+     * start (null: never); {@code uniqueForSeconds} its uniqueness window (null: none);
+     * {@code groupKey} its ordered group in the queue (null: none).
      */
     public record NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
                                 int priority, Integer maxAttempts, java.time.Instant runAt, long delayMs,
                                 String createdBy, String webhookUrl, java.time.Instant expiresAt,
-                                Long uniqueForSeconds) {
+                                Long uniqueForSeconds, String groupKey) {
     }
 }

@@ -63,7 +63,12 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public Optional<Inserted> jobInsert(NewJob job) {
         if (job.uniqueKey() == null) {
-            return tx(c -> single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))).map(r -> new Inserted(r, true)));
+            return tx(c -> {
+                if (job.groupKey() != null) {
+                    lockGroup(c, job.queue(), job.groupKey());
+                }
+                return single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))).map(r -> new Inserted(r, true));
+            });
         }
         return tx(c -> Optional.of(insertUnique(c, job)));
     }
@@ -89,6 +94,9 @@ public final class JdbcJobStore implements JobStore {
             query(c, Stmt.UNIQUE_KEY_CLAIM, Params.of().str("unique_key", job.uniqueKey())
                     .lng("unique_for_ms", job.uniqueForMs()).bool("force", true), (rs, cols) -> Boolean.TRUE);
         }
+        if (job.groupKey() != null) {
+            lockGroup(c, job.queue(), job.groupKey());
+        }
         Optional<JobRow> row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)));
         JobRow answer = row.isPresent() ? row.get()
                 : single(queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", job.idempotencyKey())))
@@ -100,9 +108,21 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public List<Inserted> jobInsertMany(List<NewJob> jobs) {
-        if (jobs.stream().anyMatch(j -> j.uniqueKey() != null)) {
-            // uniqueFor needs a decision per item (and items may share a key): one by one, in order
+        if (jobs.stream().anyMatch(j -> j.uniqueKey() != null || j.groupKey() != null)) {
+            // uniqueFor needs a decision per item (and items may share a key), and grouped jobs
+            // need their group's lock: one by one, in order
             return tx(c -> {
+                // the batch's group locks first, in one order, so that batches never wait in a circle
+                java.util.SortedSet<String> groups = new java.util.TreeSet<>();
+                for (NewJob job : jobs) {
+                    if (job.groupKey() != null) {
+                        groups.add(job.queue() + "\u001f" + job.groupKey());
+                    }
+                }
+                for (String g : groups) {
+                    int sep = g.indexOf('\u001f');
+                    lockGroup(c, g.substring(0, sep), g.substring(sep + 1));
+                }
                 List<Inserted> out = new ArrayList<>(jobs.size());
                 for (NewJob job : jobs) {
                     if (job.uniqueKey() != null) {
@@ -196,7 +216,8 @@ public final class JdbcJobStore implements JobStore {
                 .lng("delay_ms", job.delayMs())
                 .str("created_by", job.createdBy())
                 .str("webhook_url", job.webhookUrl())
-                .time("expires_at", job.expiresAt());
+                .time("expires_at", job.expiresAt())
+                .str("group_key", job.groupKey());
     }
 
     @Override
@@ -231,10 +252,34 @@ public final class JdbcJobStore implements JobStore {
      * claim's snapshot (PostgreSQL) sees every lease committed before the lock was granted.
      */
     private List<JobRow> claimLocked(Connection c, Params p, String queuesJson) throws SQLException {
-        List<String> locked = query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson),
-                (rs, cols) -> rs.getString(cols.get("name")));
+        List<String> locked = new ArrayList<>();
+        java.util.Set<String> rateLimited = new java.util.HashSet<>();
+        query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson), (rs, cols) -> {
+            String name = rs.getString(cols.get("name"));
+            locked.add(name);
+            if (rs.getBoolean(cols.get("rate_limited"))) {
+                rateLimited.add(name);
+            }
+            return Boolean.TRUE;
+        });
         p.str("locked_queues", json(locked));
-        return claimed(queryJobs(c, Stmt.JOB_CLAIM, p));
+        List<JobRow> claimed = claimed(queryJobs(c, Stmt.JOB_CLAIM, p));
+        if (!rateLimited.isEmpty()) {
+            // Rate limits: count this claim in each rate-limited queue's window, in the same
+            // transaction, while its row is still locked (the next claim there reads the count).
+            Map<String, Integer> perQueue = new java.util.TreeMap<>();
+            for (JobRow j : claimed) {
+                if (rateLimited.contains(j.queue())) {
+                    perQueue.merge(j.queue(), 1, Integer::sum);
+                }
+            }
+            if (!perQueue.isEmpty()) {
+                List<Map<String, Object>> counts = new ArrayList<>();
+                perQueue.forEach((q, n) -> counts.add(Map.of("queue", q, "n", n)));
+                query(c, Stmt.QUEUE_RATE_COUNT, Params.of().str("counts", json(counts)), (rs, cols) -> Boolean.TRUE);
+            }
+        }
+        return claimed;
     }
 
     @Override
@@ -423,7 +468,22 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public Optional<JobRow> jobRequeue(long id, String payload, String by) {
         Params p = Params.of().lng("id", id).str("payload", payload).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_REQUEUE, p)));
+        return tx(c -> {
+            // a grouped job goes to the end of its group: take the group's lock first
+            Optional<JobRow> job = single(queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id)));
+            if (job.isPresent() && job.get().groupKey() != null) {
+                lockGroup(c, job.get().queue(), job.get().groupKey());
+            }
+            return single(queryJobs(c, Stmt.JOB_REQUEUE, p));
+        });
+    }
+
+    /**
+     * Ordered groups: holds the group's lock until the transaction ends, so that the group's
+     * jobs get their places (group_seq) in the order they become visible.
+     */
+    private void lockGroup(Connection c, String queue, String groupKey) throws SQLException {
+        query(c, Stmt.JOB_GROUP_LOCK, Params.of().str("queue", queue).str("group_key", groupKey), (rs, cols) -> Boolean.TRUE);
     }
 
     @Override
@@ -501,7 +561,9 @@ public final class JdbcJobStore implements JobStore {
                 .integer("max_attempts", s.maxAttempts())
                 .lng("backoff_base_ms", s.backoffBaseMs())
                 .lng("backoff_cap_ms", s.backoffCapMs())
-                .str("webhook_url", s.webhookUrl());
+                .str("webhook_url", s.webhookUrl())
+                .integer("rate_limit", s.rateLimit())
+                .lng("rate_period_ms", s.ratePeriodMs());
         return writeQueue(Stmt.QUEUE_UPSERT, p, s.name());
     }
 
@@ -639,7 +701,7 @@ public final class JdbcJobStore implements JobStore {
                     continue;
                 }
                 NewJob job = new NewJob(s.queue(), s.type(), s.payload(), s.tags(), null, s.priority(), s.maxAttempts(),
-                        defaultMaxAttempts, slot, 0, "schedule:" + name, null, null, null, 0);
+                        defaultMaxAttempts, slot, 0, "schedule:" + name, null, null, null, 0, null);
                 JobRow row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)))
                         .orElseThrow(() -> new IllegalStateException("scheduled job was not inserted"));
                 query(c, Stmt.SCHEDULE_FIRE_SET_JOB, Params.of().str("schedule_name", name).time("slot_at", slot)
@@ -950,7 +1012,8 @@ public final class JdbcJobStore implements JobStore {
                 lng(rs, cols, "backoff_base_ms"),
                 lng(rs, cols, "backoff_cap_ms"),
                 str(rs, cols, "webhook_url"),
-                instant(rs, cols, "expires_at"));
+                instant(rs, cols, "expires_at"),
+                str(rs, cols, "group_key"));
     }
 
     private QueueRow mapQueue(ResultSet rs, Map<String, Integer> cols) throws SQLException {
@@ -976,7 +1039,9 @@ public final class JdbcJobStore implements JobStore {
                 instant(rs, cols, "created_at"),
                 instant(rs, cols, "updated_at"),
                 counts,
-                str(rs, cols, "webhook_url"));
+                str(rs, cols, "webhook_url"),
+                integer(rs, cols, "rate_limit"),
+                lng(rs, cols, "rate_period_ms"));
     }
 
     private static String str(ResultSet rs, Map<String, Integer> cols, String name) throws SQLException {

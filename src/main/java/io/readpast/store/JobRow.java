@@ -6,7 +6,8 @@ import java.time.Instant;
  * A job as stored, in whichever table it lives. JSON columns are kept as JSON text. The
  * {@code queueBackoff*} fields carry the job's queue settings where a statement joins them in.
  * {@code webhookUrl} is the job's own completion webhook (null: the queue's, if any);
- * {@code expiresAt} when a job not started by then never starts (hot rows only).
+ * {@code expiresAt} when a job not started by then never starts (hot rows only); {@code groupKey}
+ * its ordered group (null: none).
  */
 public record JobRow(
         long id,
@@ -38,5 +39,6 @@ public record JobRow(
         Long queueBackoffBaseMs,
         Long queueBackoffCapMs,
         String webhookUrl,
-        Instant expiresAt) {
+        Instant expiresAt,
+        String groupKey) {
 }

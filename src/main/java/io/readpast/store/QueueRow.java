@@ -15,7 +15,9 @@ public record QueueRow(
         Instant createdAt,
         Instant updatedAt,
         Counts counts,
-        String webhookUrl) {
+        String webhookUrl,
+        Integer rateLimit,
+        Long ratePeriodMs) {
 
     /** Job counts of a queue; {@code oldestDueAt} is the due time of its oldest claimable job,
      * {@code lagSeconds} its age on the database clock. */

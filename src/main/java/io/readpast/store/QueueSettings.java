@@ -10,5 +10,7 @@ public record QueueSettings(
         Integer maxAttempts,
         Long backoffBaseMs,
         Long backoffCapMs,
-        String webhookUrl) {
+        String webhookUrl,
+        Integer rateLimit,
+        Long ratePeriodMs) {
 }

@@ -65,7 +65,10 @@ public enum Stmt {
     UNIQUE_KEY_CLAIM,
     UNIQUE_KEY_GET,
     UNIQUE_KEY_SET_JOB,
-    UNIQUE_KEY_PURGE_OLD;
+    UNIQUE_KEY_PURGE_OLD,
+    // rate limits and ordered groups
+    QUEUE_RATE_COUNT,
+    JOB_GROUP_LOCK;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

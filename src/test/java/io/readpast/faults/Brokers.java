@@ -22,16 +22,21 @@ final class Brokers implements AutoCloseable {
      * fresh database the first one runs the migrations alone before the others start.
      */
     static Brokers start(String prefix, int n) {
+        return start(prefix, n, java.util.Map.of());
+    }
+
+    /** As {@link #start(String, int)}, every broker with these environment variables added. */
+    static Brokers start(String prefix, int n, java.util.Map<String, String> env) {
         FaultDb.ensureDatabase();
         Brokers b = new Brokers();
         try {
             int i = 0;
             if (!FaultDb.schemaExists()) {
-                b.all.add(BrokerProcess.start(prefix + "-" + i++));
+                b.all.add(BrokerProcess.start(prefix + "-" + i++, env, BrokerProcess.BASEDIR));
                 b.awaitReady();
             }
             for (; i < n; i++) {
-                b.all.add(BrokerProcess.start(prefix + "-" + i));
+                b.all.add(BrokerProcess.start(prefix + "-" + i, env, BrokerProcess.BASEDIR));
             }
             b.awaitReady();
             return b;

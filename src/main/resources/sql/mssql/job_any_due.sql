@@ -1,11 +1,18 @@
 -- The shared long-poll check: which of these queues (@queues JSON array, NULL = every queue)
 -- have a job claimable now? One statement per instance per tick, and only while claims wait.
+-- Same columns as on PostgreSQL (name, due_now, next_due_at, db_now), but only due queues are
+-- returned and next_due_at is always NULL: SQL Server has no NOTIFY, so its poller checks on a
+-- fixed bound (200 ms while work keeps coming, 1 s when idle) and needs no next due time.
 -- Rows other claims hold are skipped (they are being claimed already); ROWLOCK because READPAST
 -- skips row locks only, never page locks.
 SET NOCOUNT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
-SELECT q.name
+SELECT
+    q.name,
+    CAST(1 AS bit) AS due_now,
+    CAST(NULL AS datetime2(6)) AS next_due_at,
+    SYSUTCDATETIME() AS db_now
 FROM readpast_queue AS q
 WHERE
     q.paused = 0

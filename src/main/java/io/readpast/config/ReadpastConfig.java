@@ -44,8 +44,12 @@ public interface ReadpastConfig {
          */
         Optional<java.util.List<String>> allowedHosts();
 
-        /** How often each instance sends due deliveries (a scheduler period). */
-        @WithDefault("1s")
+        /**
+         * The longest the webhook sender sleeps (e.g. 30s): it wakes when jobs finish here and
+         * when its retries come due, and at the latest after this, to send what other instances
+         * left behind.
+         */
+        @WithDefault("30s")
         String interval();
 
         /** Deliveries claimed (and sent in parallel) per round. */
@@ -81,8 +85,11 @@ public interface ReadpastConfig {
 
     /** Recurring schedules (README "Schedules"). */
     interface Schedules {
-        /** How often each instance looks for due schedules (a scheduler period). */
-        @WithDefault("1s")
+        /**
+         * The longest the schedule sweeper sleeps (e.g. 30s): it wakes at the next fire time it
+         * knows of, and at the latest after this, to find schedules other instances created.
+         */
+        @WithDefault("30s")
         String interval();
 
         /** Due schedules handled per pass. */
@@ -184,12 +191,22 @@ public interface ReadpastConfig {
     }
 
     interface Sweeper {
-        /** How often each instance looks for expired leases (a scheduler period, e.g. 1s). */
-        @WithDefault("1s")
+        /**
+         * The longest the lease sweeper sleeps (e.g. 4s): it wakes when the earliest lease it knows
+         * of runs out, and at the latest after this, to find leases other instances handed out.
+         */
+        @WithDefault("4s")
         String leaseInterval();
 
         @WithDefault("500")
         int leaseBatch();
+
+        /**
+         * The longest the expiry sweeper sleeps (e.g. 60s): it wakes at the earliest expiresAt it
+         * knows of, and at the latest after this, to find jobs other instances enqueued.
+         */
+        @WithDefault("60s")
+        String expiryInterval();
     }
 
     /** How long finished jobs are kept, and how the retention sweeper works through them. */

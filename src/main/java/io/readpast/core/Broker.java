@@ -29,12 +29,19 @@ public class Broker {
     private final ReadpastConfig config;
     private final JobAnnouncer announcer;
     private final BrokerMetrics metrics;
+    private final Timetable timetable;
+    private final FinishedJobs finished;
+    private final ExpirySweeper expiries;
 
-    public Broker(JobStore store, ReadpastConfig config, JobAnnouncer announcer, BrokerMetrics metrics) {
+    public Broker(JobStore store, ReadpastConfig config, JobAnnouncer announcer, BrokerMetrics metrics,
+                  Timetable timetable, FinishedJobs finished, ExpirySweeper expiries) {
         this.store = store;
         this.config = config;
         this.announcer = announcer;
         this.metrics = metrics;
+        this.timetable = timetable;
+        this.finished = finished;
+        this.expiries = expiries;
     }
 
     /** Counts a settled job by the state it reached. */
@@ -52,6 +59,9 @@ public class Broker {
         if (expired && event != BrokerMetrics.Event.EXPIRED) {
             metrics.count(BrokerMetrics.Event.EXPIRED, job.queue(), 1);
         }
+        if (event == BrokerMetrics.Event.COMPLETED || event == BrokerMetrics.Event.DEAD) {
+            finished.finished(); // its webhook, if any, is in the outbox now
+        }
         return job;
     }
 
@@ -67,8 +77,12 @@ public class Broker {
     }
 
     private void announce(JobRow job) {
-        if (job.status() == JobStatus.PENDING.code() && dueNow(job)) {
-            announcer.announce(job.queue(), 1);
+        if (job.status() == JobStatus.PENDING.code()) {
+            if (dueNow(job)) {
+                announcer.announce(job.queue(), 1);
+            } else {
+                announcer.scheduled(job.queue(), job.dueAt());
+            }
         }
     }
 
@@ -99,6 +113,7 @@ public class Broker {
                 Optional<JobStore.Inserted> inserted = store.jobInsert(job);
                 if (inserted.isPresent() && inserted.get().created()) {
                     metrics.count(BrokerMetrics.Event.ENQUEUED, inserted.get().job().queue(), 1);
+                    expiries.noteExpiry(inserted.get().job().expiresAt());
                     return new Enqueued(announced(inserted.get().job()), true);
                 }
                 if (inserted.isPresent()) {
@@ -136,16 +151,21 @@ public class Broker {
                             ? new Enqueued(i.job(), i.created()) : new Enqueued(null, false, keyHeldElsewhere()));
                 }
                 java.util.Map<String, Integer> perQueue = new java.util.HashMap<>();
+                java.util.Map<String, java.time.Instant> later = new java.util.HashMap<>();
                 for (Enqueued e : out) {
                     if (e.created()) {
                         metrics.count(BrokerMetrics.Event.ENQUEUED, e.job().queue(), 1);
+                        expiries.noteExpiry(e.job().expiresAt());
                         if (dueNow(e.job())) {
                             perQueue.merge(e.job().queue(), 1, Integer::sum);
+                        } else {
+                            later.merge(e.job().queue(), e.job().dueAt(), (a, b) -> a.isBefore(b) ? a : b);
                         }
                     }
                 }
                 try {
                     perQueue.forEach(announcer::announce);
+                    later.forEach(announcer::scheduled);
                 } catch (RuntimeException e) {
                     LOG.debugf("Announcing a batch failed: %s", e.getMessage());
                 }
@@ -217,10 +237,22 @@ public class Broker {
         long start = System.nanoTime();
         List<JobRow> jobs = store.jobClaim(workerId, queues, limit, leaseSeconds, config.defaults().leaseSeconds(), by);
         metrics.claimed(System.nanoTime() - start, jobs.size());
+        leased(jobs);
+        return jobs;
+    }
+
+    /** Counts claimed jobs and tells the lease sweeper when the first of their leases runs out. */
+    private void leased(List<JobRow> jobs) {
+        java.time.Instant first = null;
         for (JobRow j : jobs) {
             metrics.count(BrokerMetrics.Event.CLAIMED, j.queue(), 1);
+            if (j.leaseExpiresAt() != null && (first == null || j.leaseExpiresAt().isBefore(first))) {
+                first = j.leaseExpiresAt();
+            }
         }
-        return jobs;
+        if (first != null) {
+            timetable.noteLeaseExpiry(first);
+        }
     }
 
     public JobRow heartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {
@@ -259,15 +291,16 @@ public class Broker {
         JobStore.AckClaimed r = store.jobAckClaim(acks, workerId, queues, limit, leaseSeconds,
                 config.defaults().leaseSeconds(), by);
         metrics.claimed(System.nanoTime() - start, r.claimed().size());
-        for (JobRow j : r.claimed()) {
-            metrics.count(BrokerMetrics.Event.CLAIMED, j.queue(), 1);
-        }
+        leased(r.claimed());
         return new AckAndClaim(completions(acks, r.acked()), r.claimed());
     }
 
     /** Answers each completion item: done in the batch, done earlier under this lease (200), or why not. */
     private List<Completion> completions(List<io.readpast.store.CompleteItem> items, java.util.Map<Long, String> done) {
         done.values().forEach(q -> metrics.count(BrokerMetrics.Event.COMPLETED, q, 1));
+        if (!done.isEmpty()) {
+            finished.finished(); // their webhooks, if any, are in the outbox now
+        }
         List<Completion> out = new java.util.ArrayList<>(items.size());
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (io.readpast.store.CompleteItem item : items) {
@@ -376,7 +409,20 @@ public class Broker {
 
     public QueueRow pause(String name, boolean paused, String by) {
         LOG.infof("Queue %s %s by %s", name, paused ? "paused" : "resumed", who(by));
-        return store.queueSetPaused(name, paused);
+        return settingsChanged(store.queueSetPaused(name, paused));
+    }
+
+    /**
+     * A queue's settings changed: its due jobs may have become claimable (resumed, activated, a
+     * higher cap) without any enqueue to announce them, so the due pollers look now.
+     */
+    private QueueRow settingsChanged(QueueRow queue) {
+        try {
+            announcer.scheduled(queue.name(), queue.updatedAt() == null ? java.time.Instant.EPOCH : queue.updatedAt());
+        } catch (RuntimeException e) {
+            LOG.debugf("Announcing the settings of queue %s failed: %s", queue.name(), e.getMessage());
+        }
+        return queue;
     }
 
     /**
@@ -397,23 +443,6 @@ public class Broker {
     }
 
     /**
-     * One pass of the expiry sweeper: PENDING jobs whose expiresAt passed never start; they
-     * become DEAD (with their webhooks). Safe on every instance: rows are taken skip-locked.
-     *
-     * @return how many jobs this pass settled
-     */
-    public int expirePending(int batch) {
-        List<String> queues = store.jobExpirePending(batch);
-        for (String q : queues) {
-            metrics.count(BrokerMetrics.Event.DEAD, q, 1);
-        }
-        if (!queues.isEmpty()) {
-            LOG.debugf("Expiry sweeper moved %d expired jobs to the dead letters", queues.size());
-        }
-        return queues.size();
-    }
-
-    /**
      * One pass of the lease sweeper: every job whose lease expired goes back to PENDING (or
      * DEAD) through the failure path. Safe on every instance at once: each change is guarded by
      * lease id and expiry, so only one instance settles a given lease.
@@ -422,12 +451,17 @@ public class Broker {
      */
     public int expireLeases(int batch) {
         int settled = 0;
-        for (JobRow job : store.jobListExpired(batch)) {
+        JobStore.ExpiredLeases found = store.jobListExpired(batch);
+        timetable.observedDbNow(found.dbNow());
+        if (found.nextExpiry() != null) {
+            timetable.noteLeaseExpiry(found.nextExpiry());
+        }
+        for (JobRow job : found.expired()) {
             String error = "lease expired" + (job.workerId() == null ? "" : " (worker " + job.workerId() + ")");
             try {
                 Optional<JobRow> settledJob = settleFailure(job, error, true, null, true, null);
                 if (settledJob.isPresent()) {
-                    counted(settledJob.get(), true);
+                    announced(counted(settledJob.get(), true));
                     settled++;
                 }
             } catch (RuntimeException e) {
@@ -472,7 +506,7 @@ public class Broker {
 
     public QueueRow putQueue(QueueSettings settings, String by) {
         LOG.infof("Queue %s set by %s: %s", settings.name(), who(by), settings);
-        return store.queueUpsert(settings);
+        return settingsChanged(store.queueUpsert(settings));
     }
 
     /** The acting key for audit lines; "anonymous" when authentication is off. */

@@ -1,82 +1,100 @@
 package io.readpast.core;
 
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.DurationConverter;
 import io.readpast.config.ReadpastConfig;
+import io.readpast.ops.BrokerMetrics;
 import io.readpast.store.Database;
 import io.readpast.store.JobStore;
-import io.readpast.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 /**
  * Jobs that must never start after their expiresAt: claims skip them already, and this
- * sweeper moves them to the dead letters (DEAD, "expired", with their webhooks). Also deletes
- * uniqueness keys whose window ran out. Runs on every instance; both take rows skip-locked,
- * so concurrent sweeps are harmless. Works in batches until a batch comes back short.
+ * sweeper moves them to the dead letters (DEAD, "expired", with their webhooks). Runs on every
+ * instance (rows are taken skip-locked, so concurrent sweeps are harmless) and sleeps until the
+ * earliest expiry it knows of: the database's (one statement per look) and those of jobs
+ * enqueued here; at the latest after readpast.sweeper.expiry-interval.
  */
 @ApplicationScoped
 public class ExpirySweeper {
 
     private static final Logger LOG = Logger.getLogger(ExpirySweeper.class);
 
-    private final Broker broker;
-    private final ReadpastConfig config;
     private final Database database;
+    private final ReadpastConfig config;
+    private final BrokerMetrics metrics;
+    private final FinishedJobs finished;
+    private final Timetable timetable;
+    private volatile BackgroundLoop loop;
 
-    public ExpirySweeper(Broker broker, ReadpastConfig config, Database database) {
-        this.broker = broker;
-        this.config = config;
+    public ExpirySweeper(Database database, ReadpastConfig config, BrokerMetrics metrics, FinishedJobs finished,
+                         Timetable timetable) {
         this.database = database;
+        this.config = config;
+        this.metrics = metrics;
+        this.finished = finished;
+        this.timetable = timetable;
     }
 
-    @Scheduled(every = "${readpast.sweeper.lease-interval:1s}", delayed = "2s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void sweep() {
-        if (!database.started()) {
-            return;
+    void onStart(@Observes StartupEvent event) {
+        Duration longest = DurationConverter.parseDuration(config.sweeper().expiryInterval());
+        loop = new BackgroundLoop("readpast-expiry-sweeper", timetable, longest, Duration.ofMillis(20), this::pass);
+        loop.start();
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        BackgroundLoop l = loop;
+        if (l != null) {
+            l.stop();
         }
-        try {
+    }
+
+    /** A job enqueued here expires at {@code expiresAt} (database clock): look then. */
+    public void noteExpiry(Instant expiresAt) {
+        BackgroundLoop l = loop;
+        if (l != null && expiresAt != null) {
+            l.wakeAt(expiresAt);
+        }
+    }
+
+    private Instant pass() {
+        if (!database.started()) {
+            return Instant.now().plusSeconds(1);
+        }
+        JobStore store = database.start();
+        JobStore.NextTime next = store.jobNextExpiry();
+        timetable.observedDbNow(next.dbNow());
+        if (next.next() != null && !next.next().isAfter(next.dbNow())) {
             runOnce();
-        } catch (StoreException e) {
-            LOG.warnf("Expiry sweeper skipped a pass: %s", e.getMessage());
+            next = store.jobNextExpiry();
         }
-    }
-
-    @Scheduled(every = "${readpast.retention.interval:60s}", delayed = "11s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void purgeKeys() {
-        if (!database.started()) {
-            return;
-        }
-        try {
-            purgeKeysOnce();
-        } catch (StoreException e) {
-            LOG.warnf("Uniqueness keys were not purged this time: %s", e.getMessage());
-        }
+        return next.next();
     }
 
     /** Moves every expired PENDING job to the dead letters now; returns how many. */
     public int runOnce() {
+        JobStore store = database.start();
         int batch = Math.max(1, config.sweeper().leaseBatch());
         int total = 0;
-        int n;
+        List<String> queues;
         do {
-            n = broker.expirePending(batch);
-            total += n;
-        } while (n > 0 && n >= batch);
-        return total;
-    }
-
-    /** Deletes uniqueness keys whose window ran out; returns how many. */
-    public int purgeKeysOnce() {
-        JobStore store = database.start();
-        int batch = Math.max(1, config.retention().batch());
-        int total = 0;
-        int n;
-        do {
-            n = store.uniqueKeyPurgeOld(batch);
-            total += n;
-        } while (n > 0 && n >= batch);
+            queues = store.jobExpirePending(batch);
+            for (String q : queues) {
+                metrics.count(BrokerMetrics.Event.DEAD, q, 1);
+            }
+            total += queues.size();
+        } while (!queues.isEmpty() && queues.size() >= batch);
+        if (total > 0) {
+            LOG.debugf("Expiry sweeper moved %d expired jobs to the dead letters", total);
+            finished.finished();
+        }
         return total;
     }
 }

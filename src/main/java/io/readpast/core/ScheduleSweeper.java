@@ -1,19 +1,27 @@
 package io.readpast.core;
 
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.DurationConverter;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.ops.BrokerMetrics;
 import io.readpast.store.Database;
 import io.readpast.store.JobRow;
 import io.readpast.store.JobStore;
-import io.readpast.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
+import java.time.Duration;
+import java.time.Instant;
+
 /**
- * Fires due schedules (see {@link ScheduleFirer}) and deletes old fire records. Runs on every
- * instance: a schedule being fired is locked and skipped by the others, and every slot is
- * recorded under a unique key, so running it everywhere fires each slot once.
+ * Fires due schedules (see {@link ScheduleFirer}). Runs on every instance: a schedule being
+ * fired is locked and skipped by the others, and every slot is recorded under a unique key, so
+ * running it everywhere fires each slot once. It sleeps until the earliest next fire time of any
+ * schedule (one statement per look), or until a schedule is created, replaced or resumed here;
+ * at the latest after readpast.schedules.interval (a schedule another instance created is found
+ * then, well within the misfire grace).
  */
 @ApplicationScoped
 public class ScheduleSweeper {
@@ -24,58 +32,57 @@ public class ScheduleSweeper {
     private final ReadpastConfig config;
     private final JobAnnouncer announcer;
     private final BrokerMetrics metrics;
+    private final Timetable timetable;
     private volatile ScheduleFirer firer;
+    private volatile BackgroundLoop loop;
 
-    public ScheduleSweeper(Database database, ReadpastConfig config, JobAnnouncer announcer, BrokerMetrics metrics) {
+    public ScheduleSweeper(Database database, ReadpastConfig config, JobAnnouncer announcer, BrokerMetrics metrics,
+                           Timetable timetable) {
         this.database = database;
         this.config = config;
         this.announcer = announcer;
         this.metrics = metrics;
+        this.timetable = timetable;
     }
 
-    @Scheduled(every = "${readpast.schedules.interval:1s}", delayed = "1s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void sweep() {
-        if (!database.started()) {
-            return;
+    void onStart(@Observes StartupEvent event) {
+        Duration longest = DurationConverter.parseDuration(config.schedules().interval());
+        loop = new BackgroundLoop("readpast-schedule-sweeper", timetable, longest, Duration.ofMillis(20), this::pass);
+        loop.start();
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        BackgroundLoop l = loop;
+        if (l != null) {
+            l.stop();
         }
-        try {
+    }
+
+    /** A schedule was created, replaced or resumed here: look at once. */
+    public void wake() {
+        BackgroundLoop l = loop;
+        if (l != null) {
+            l.wake();
+        }
+    }
+
+    private Instant pass() {
+        if (!database.started()) {
+            return Instant.now().plusSeconds(1);
+        }
+        JobStore store = database.start();
+        JobStore.NextTime next = store.scheduleNextFire();
+        timetable.observedDbNow(next.dbNow());
+        if (next.next() != null && !next.next().isAfter(next.dbNow())) {
             runOnce();
-        } catch (StoreException e) {
-            LOG.warnf("Schedule sweeper skipped a pass: %s", e.getMessage());
+            next = store.scheduleNextFire();
         }
-    }
-
-    @Scheduled(every = "${readpast.retention.interval:60s}", delayed = "7s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void purge() {
-        if (!database.started()) {
-            return;
-        }
-        try {
-            purgeOnce();
-        } catch (StoreException e) {
-            LOG.warnf("Schedule fire records were not purged this time: %s", e.getMessage());
-        }
+        return next.next();
     }
 
     /** Fires every schedule due now; returns how many jobs were enqueued. */
     public int runOnce() {
         return firer().runOnce();
-    }
-
-    /** Deletes fire records past readpast.schedules.fire-retention; returns how many. */
-    public int purgeOnce() {
-        JobStore store = database.start();
-        int batch = Math.max(1, config.retention().batch());
-        long olderThan = config.schedules().fireRetention().toMillis();
-        int total = 0;
-        int n;
-        do {
-            n = store.scheduleFirePurgeOld(olderThan, batch);
-            total += n;
-        } while (n > 0 && n >= batch);
-        return total;
     }
 
     /** A firer like the one this instance runs (tests race several of them). */

@@ -16,9 +16,11 @@ public class Schedules {
     private static final Logger LOG = Logger.getLogger(Schedules.class);
 
     private final JobStore store;
+    private final ScheduleSweeper sweeper;
 
-    public Schedules(JobStore store) {
+    public Schedules(JobStore store, ScheduleSweeper sweeper) {
         this.store = store;
+        this.sweeper = sweeper;
     }
 
     /**
@@ -29,6 +31,7 @@ public class Schedules {
     public ScheduleRow put(ScheduleRow settings, Cron cron, String by) {
         Instant next = nextAfter(cron, store.dbNow());
         ScheduleRow row = store.scheduleUpsert(withNext(settings, next), by);
+        sweeper.wake();
         LOG.infof("Schedule %s set by %s: %s, job %s/%s, overlap %s, catchUp %s%s", settings.name(), who(by), cron,
                 settings.queue(), settings.type(), settings.overlap(), settings.catchUp(),
                 settings.paused() ? ", paused" : "");
@@ -62,6 +65,7 @@ public class Schedules {
             }
         }
         ScheduleRow row = store.scheduleSetPaused(name, paused, next).orElseThrow(() -> notFound(name));
+        sweeper.wake();
         LOG.infof("Schedule %s %s by %s", name, paused ? "paused" : "resumed", who(by));
         return row;
     }

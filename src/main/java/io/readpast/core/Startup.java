@@ -15,8 +15,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 /**
- * Brings the broker up: database (connect, migrate, statements), API keys, and the long-poll
- * machinery (the shared due poll; LISTEN/NOTIFY on PostgreSQL). When the database part fails,
+ * Brings the broker up: database (connect, migrate, statements), API keys, the lease sweeper and
+ * the long-poll machinery (the shared due poll; LISTEN/NOTIFY on PostgreSQL). When the database part fails,
  * start-up stops with one clear log line and exit status 1 (no stack trace: the line says what to fix).
  */
 @Singleton
@@ -27,7 +27,7 @@ public class Startup {
     private volatile PgNotifications notifications;
 
     void onStart(@Observes StartupEvent event, Database database, ApiKeys keys, DuePoller poller,
-                 JobAnnouncer announcer, Wakeups wakeups) {
+                 LeaseSweeper sweeper, JobAnnouncer announcer, Wakeups wakeups) {
         JobStore store;
         try {
             store = database.start();
@@ -41,6 +41,7 @@ public class Startup {
             return;
         }
         poller.start(store, database.engine());
+        sweeper.start();
         if (database.engine() == Engine.POSTGRESQL) {
             var config = ConfigProvider.getConfig();
             String prefix = "quarkus.datasource." + Engine.POSTGRESQL.datasourceName() + ".";
@@ -49,9 +50,10 @@ public class Startup {
                     config.getOptionalValue(prefix + "username", String.class).orElse(null),
                     config.getOptionalValue(prefix + "password", String.class).orElse(null),
                     announcer::received,
+                    announcer::receivedScheduled,
                     // after (re)connecting, notifications may have been missed: let every waiter look once
                     () -> wakeups.release(null, Integer.MAX_VALUE));
-            announcer.connectRemote(notifications::send);
+            announcer.connectRemote(notifications::send, notifications::sendDue);
         }
     }
 

@@ -47,6 +47,13 @@ public class Wakeups {
     /** Announcements not tied to a queue (e.g. after a reconnect): they concern every waiter. */
     private final AtomicLong unqueued = new AtomicLong();
     private final ConcurrentHashMap<String, AtomicLong> perQueue = new ConcurrentHashMap<>();
+    /** Told of each claim that starts waiting, with its queue filter (the due poller). */
+    private volatile java.util.function.Consumer<Collection<String>> onWait = q -> { };
+
+    /** Installs the listener told of each claim that starts waiting. */
+    void onWait(java.util.function.Consumer<Collection<String>> listener) {
+        this.onWait = listener;
+    }
 
     /**
      * Changes whenever new work may have become claimable in one of these queues (null = any
@@ -139,6 +146,7 @@ public class Wakeups {
             if (generation(queues) != seenGeneration) {
                 return true;
             }
+            onWait.accept(queues);
             long left = deadlineNanos - System.nanoTime();
             while (!w.signalled && left > 0) {
                 left = w.woken.awaitNanos(left);

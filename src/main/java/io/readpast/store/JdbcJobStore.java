@@ -546,8 +546,22 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public List<JobRow> jobListExpired(int limit) {
-        return tx(c -> queryJobs(c, Stmt.JOB_LIST_EXPIRED, Params.of().integer("limit", limit)));
+    public ExpiredLeases jobListExpired(int limit) {
+        return oneStatement(c -> {
+            // one row per expired lease, or one row of NULL job columns; the times on every row
+            Instant[] times = new Instant[2];
+            List<JobRow> expired = new ArrayList<>();
+            query(c, Stmt.JOB_LIST_EXPIRED, Params.of().integer("limit", limit), (rs, cols) -> {
+                times[0] = instant(rs, cols, "next_expiry");
+                times[1] = instant(rs, cols, "db_now");
+                rs.getLong(cols.get("id"));
+                if (!rs.wasNull()) {
+                    expired.add(mapJob(rs, cols));
+                }
+                return Boolean.TRUE;
+            });
+            return new ExpiredLeases(expired, times[0], times[1]);
+        });
     }
 
     @Override
@@ -596,9 +610,11 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public List<String> jobAnyDue(List<String> queues) {
+    public List<DueQueue> jobAnyDue(List<String> queues) {
         Params p = Params.of().str("queues", queues == null ? null : json(queues));
-        return tx(c -> query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> rs.getString(cols.get("name"))));
+        return oneStatement(c -> query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> new DueQueue(
+                rs.getString(cols.get("name")), rs.getBoolean(cols.get("due_now")),
+                instant(rs, cols, "next_due_at"), instant(rs, cols, "db_now"))));
     }
 
     @Override
@@ -717,8 +733,14 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public int scheduleFirePurgeOld(long olderThanMs, int limit) {
-        return purgeOld(Stmt.SCHEDULE_FIRE_PURGE_OLD, olderThanMs, limit);
+    public NextTime scheduleNextFire() {
+        return nextTime(Stmt.SCHEDULE_NEXT_FIRE, "next_fire_at");
+    }
+
+    private NextTime nextTime(Stmt stmt, String column) {
+        return oneStatement(c -> single(query(c, stmt, Params.of(),
+                (rs, cols) -> new NextTime(instant(rs, cols, column), instant(rs, cols, "db_now")))))
+                .orElseThrow(() -> new IllegalStateException(stmt + " returned no row"));
     }
 
     private ScheduleRow mapSchedule(ResultSet rs, Map<String, Integer> cols) throws SQLException {
@@ -759,10 +781,11 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public boolean webhookFailed(long seq, String leaseId, Integer statusCode, String error, long delayMs, boolean dead) {
+    public Optional<Instant> webhookFailed(long seq, String leaseId, Integer statusCode, String error, long delayMs,
+                                           boolean dead) {
         Params p = Params.of().lng("id", seq).str("lease_id", leaseId).integer("status_code", statusCode)
                 .str("error", error).lng("delay_ms", delayMs).bool("dead", dead);
-        return tx(c -> !query(c, Stmt.WEBHOOK_FAILED, p, (rs, cols) -> Boolean.TRUE).isEmpty());
+        return tx(c -> single(query(c, Stmt.WEBHOOK_FAILED, p, (rs, cols) -> instant(rs, cols, "due_at"))));
     }
 
     @Override
@@ -781,12 +804,6 @@ public final class JdbcJobStore implements JobStore {
         return tx(c -> single(query(c, Stmt.WEBHOOK_RETRY, Params.of().str("delivery_id", deliveryId), this::mapWebhook)));
     }
 
-    @Override
-    public int webhookPurgeOld(long deliveredOlderThanMs, long deadOlderThanMs, int limit) {
-        Params p = Params.of().lng("delivered_older_than_ms", deliveredOlderThanMs)
-                .lng("dead_older_than_ms", deadOlderThanMs).integer("limit", limit);
-        return tx(c -> query(c, Stmt.WEBHOOK_PURGE_OLD, p, (rs, cols) -> Boolean.TRUE).size());
-    }
 
     private WebhookRow mapWebhook(ResultSet rs, Map<String, Integer> cols) throws SQLException {
         String delivery = str(rs, cols, "delivery_id");
@@ -818,9 +835,18 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public int uniqueKeyPurgeOld(int limit) {
-        return tx(c -> query(c, Stmt.UNIQUE_KEY_PURGE_OLD, Params.of().integer("limit", limit),
-                (rs, cols) -> Boolean.TRUE).size());
+    public NextTime jobNextExpiry() {
+        return nextTime(Stmt.JOB_NEXT_EXPIRY, "next_expiry");
+    }
+
+    @Override
+    public int[] housekeepingPurge(long fireOlderThanMs, long deliveredOlderThanMs, long deadOlderThanMs, int limit) {
+        Params p = Params.of().lng("fire_older_than_ms", fireOlderThanMs)
+                .lng("delivered_older_than_ms", deliveredOlderThanMs).lng("dead_older_than_ms", deadOlderThanMs)
+                .integer("limit", limit);
+        return tx(c -> single(query(c, Stmt.HOUSEKEEPING_PURGE, p, (rs, cols) -> new int[] {
+                rs.getInt(cols.get("fires")), rs.getInt(cols.get("unique_keys")), rs.getInt(cols.get("webhooks"))})))
+                .orElse(new int[3]);
     }
 
     // ---- plumbing --------------------------------------------------------------------------

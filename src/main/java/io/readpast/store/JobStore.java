@@ -98,8 +98,15 @@ public interface JobStore {
     /** Back to PENDING without spending an attempt. */
     Optional<JobRow> jobRelease(long id, String leaseId, String by);
 
-    /** Leased or processing jobs whose lease has expired, oldest expiry first. */
-    List<JobRow> jobListExpired(int limit);
+    /**
+     * Leased or processing jobs whose lease has expired, oldest expiry first; with the earliest
+     * lease that has not expired yet (null when none) and the database clock.
+     */
+    ExpiredLeases jobListExpired(int limit);
+
+    /** What {@link #jobListExpired} found. */
+    record ExpiredLeases(List<JobRow> expired, java.time.Instant nextExpiry, java.time.Instant dbNow) {
+    }
 
     QueueRow queueUpsert(QueueSettings settings);
 
@@ -115,8 +122,16 @@ public interface JobStore {
 
     List<StoredKey> apiKeyList();
 
-    /** The queues among these (null = every queue) with a job claimable now: the long-poll check. */
-    List<String> jobAnyDue(List<String> queues);
+    /**
+     * The long-poll check: the queues among these (null = every queue) with pending jobs, each
+     * with whether a job is claimable now and when its earliest pending job is due (null where
+     * the engine does not say: SQL Server).
+     */
+    List<DueQueue> jobAnyDue(List<String> queues);
+
+    /** One queue of {@link #jobAnyDue}, with the database clock of the check. */
+    record DueQueue(String name, boolean dueNow, java.time.Instant nextDueAt, java.time.Instant dbNow) {
+    }
 
     /** Stores a generated key unless one of that name exists; true when this call stored it. */
     boolean apiKeyInsert(StoredKey key);
@@ -159,8 +174,12 @@ public interface JobStore {
                                              java.util.function.Function<ScheduleRow.Due, ScheduleRow.FirePlan> planner,
                                              int defaultMaxAttempts);
 
-    /** Retention: deletes up to {@code limit} fire records older than {@code olderThanMs}; returns how many. */
-    int scheduleFirePurgeOld(long olderThanMs, int limit);
+    /** A time the sweepers sleep until (null: nothing planned), with the database's now. */
+    record NextTime(java.time.Instant next, java.time.Instant dbNow) {
+    }
+
+    /** The earliest next fire time of a schedule that is not paused. */
+    NextTime scheduleNextFire();
 
     // ---- completion webhooks (outbox) ------------------------------------------------------
 
@@ -173,8 +192,12 @@ public interface JobStore {
     /** DELIVERED, if the lease is still held; false when another sender took it over. */
     boolean webhookDelivered(long seq, String leaseId, int statusCode);
 
-    /** PENDING again after {@code delayMs}, or DEAD; false when the lease is no longer held. */
-    boolean webhookFailed(long seq, String leaseId, Integer statusCode, String error, long delayMs, boolean dead);
+    /**
+     * PENDING again after {@code delayMs}, or DEAD: when the next attempt is due (database
+     * clock); empty when the lease is no longer held.
+     */
+    Optional<java.time.Instant> webhookFailed(long seq, String leaseId, Integer statusCode, String error, long delayMs,
+                                              boolean dead);
 
     /** Deliveries newest first, of one status (null: all), before sequence {@code after} (null: from the newest). */
     List<WebhookRow> webhookList(Integer status, Long after, int limit);
@@ -184,8 +207,6 @@ public interface JobStore {
     /** A DEAD delivery back to PENDING, due now, attempts from zero; empty when there is no DEAD one with that id. */
     Optional<WebhookRow> webhookRetry(String deliveryId);
 
-    /** Retention of DELIVERED and DEAD deliveries; returns how many were deleted. */
-    int webhookPurgeOld(long deliveredOlderThanMs, long deadOlderThanMs, int limit);
 
     // ---- expiresAt and uniqueFor -------------------------------------------------------------
 
@@ -195,6 +216,13 @@ public interface JobStore {
      */
     List<String> jobExpirePending(int limit);
 
-    /** Deletes up to {@code limit} uniqueness keys whose window ran out; returns how many. */
-    int uniqueKeyPurgeOld(int limit);
+    /** The earliest expiresAt of a PENDING job. */
+    NextTime jobNextExpiry();
+
+    /**
+     * Housekeeping of the feature tables, up to {@code limit} rows each: fire records older than
+     * {@code fireOlderThanMs}, uniqueness keys whose window ran out, deliveries DELIVERED or DEAD
+     * longer ago than their retention. Returns the three counts, in that order.
+     */
+    int[] housekeepingPurge(long fireOlderThanMs, long deliveredOlderThanMs, long deadOlderThanMs, int limit);
 }

@@ -24,7 +24,9 @@ import java.util.function.BiConsumer;
  * PostgreSQL LISTEN/NOTIFY between broker instances: one dedicated connection per instance
  * listens on channel {@code readpast_jobs} (it sends nothing while idle); announcements are
  * coalesced per queue and sent at most every 10 ms, the first one at once. Payload lines:
- * the sender's instance id, then {@code queue TAB count} per queue.
+ * the sender's instance id, then {@code queue TAB count} per queue with new claimable jobs, and
+ * {@code queue TAB due:epochMillis} per queue with a job coming due then (the earliest; a
+ * past time: look now).
  */
 public final class PgNotifications implements AutoCloseable {
 
@@ -38,8 +40,10 @@ public final class PgNotifications implements AutoCloseable {
     private final String url;
     private final Properties credentials;
     private final BiConsumer<String, Integer> onReceive;
+    private final BiConsumer<String, java.time.Instant> onDue;
     private final Runnable onReconnect;
     private final Map<String, Integer> pending = new ConcurrentHashMap<>();
+    private final Map<String, Long> pendingDue = new ConcurrentHashMap<>();
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("readpast-notify").factory());
@@ -48,7 +52,8 @@ public final class PgNotifications implements AutoCloseable {
     private final Thread listener;
 
     public PgNotifications(DataSource pool, String url, String user, String password,
-                           BiConsumer<String, Integer> onReceive, Runnable onReconnect) {
+                           BiConsumer<String, Integer> onReceive, BiConsumer<String, java.time.Instant> onDue,
+                           Runnable onReconnect) {
         this.pool = pool;
         this.url = url;
         this.credentials = new Properties();
@@ -59,13 +64,24 @@ public final class PgNotifications implements AutoCloseable {
             credentials.setProperty("password", password);
         }
         this.onReceive = onReceive;
+        this.onDue = onDue;
         this.onReconnect = onReconnect;
         this.listener = Thread.ofVirtual().name("readpast-listen").start(this::listen);
     }
 
     /** Queues an announcement for the other instances. */
     public void send(String queue, int count) {
-        pending.merge(queue, count, Integer::sum);
+        pending.merge(queue, count, (a, b) -> (int) Math.min(Integer.MAX_VALUE, (long) a + b));
+        scheduleFlush();
+    }
+
+    /** Queues a due-time note for the other instances: a job of {@code queue} comes due at {@code dueAt}. */
+    public void sendDue(String queue, java.time.Instant dueAt) {
+        pendingDue.merge(queue, dueAt.toEpochMilli(), Math::min);
+        scheduleFlush();
+    }
+
+    private void scheduleFlush() {
         if (flushScheduled.compareAndSet(false, true)) {
             long wait = Math.max(0, lastFlushMs + GAP_MS - System.currentTimeMillis());
             sender.schedule(this::flush, wait, TimeUnit.MILLISECONDS);
@@ -87,10 +103,21 @@ public final class PgNotifications implements AutoCloseable {
             }
             payload.append('\n').append(queue).append('\t').append(n);
         }
+        for (String queue : pendingDue.keySet()) {
+            Long at = pendingDue.remove(queue);
+            if (at == null) {
+                continue;
+            }
+            if (payload.length() + queue.length() > 7000) {
+                notify(payload.toString());
+                payload = new StringBuilder(instance);
+            }
+            payload.append('\n').append(queue).append("\tdue:").append(at);
+        }
         if (payload.length() > instance.length()) {
             notify(payload.toString());
         }
-        if (!pending.isEmpty() && flushScheduled.compareAndSet(false, true)) {
+        if ((!pending.isEmpty() || !pendingDue.isEmpty()) && flushScheduled.compareAndSet(false, true)) {
             sender.schedule(this::flush, GAP_MS, TimeUnit.MILLISECONDS);
         }
     }
@@ -146,8 +173,14 @@ public final class PgNotifications implements AutoCloseable {
         for (int i = 1; i < lines.length; i++) {
             int tab = lines[i].lastIndexOf('\t');
             if (tab > 0) {
+                String queue = lines[i].substring(0, tab);
+                String value = lines[i].substring(tab + 1);
                 try {
-                    onReceive.accept(lines[i].substring(0, tab), Integer.parseInt(lines[i].substring(tab + 1)));
+                    if (value.startsWith("due:")) {
+                        onDue.accept(queue, java.time.Instant.ofEpochMilli(Long.parseLong(value.substring(4))));
+                    } else {
+                        onReceive.accept(queue, Integer.parseInt(value));
+                    }
                 } catch (NumberFormatException ignored) {
                     // not ours
                 }

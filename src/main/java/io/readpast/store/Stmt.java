@@ -51,7 +51,7 @@ public enum Stmt {
     SCHEDULE_FIRE_INSERT,
     SCHEDULE_FIRE_SET_JOB,
     SCHEDULE_ADVANCE,
-    SCHEDULE_FIRE_PURGE_OLD,
+    SCHEDULE_NEXT_FIRE,
     // completion webhooks (the outbox)
     WEBHOOK_CLAIM,
     WEBHOOK_DELIVERED,
@@ -59,13 +59,13 @@ public enum Stmt {
     WEBHOOK_LIST,
     WEBHOOK_GET,
     WEBHOOK_RETRY,
-    WEBHOOK_PURGE_OLD,
     // expiresAt and uniqueFor
     JOB_EXPIRE_PENDING,
     UNIQUE_KEY_CLAIM,
     UNIQUE_KEY_GET,
     UNIQUE_KEY_SET_JOB,
-    UNIQUE_KEY_PURGE_OLD,
+    JOB_NEXT_EXPIRY,
+    HOUSEKEEPING_PURGE,
     // rate limits and ordered groups
     QUEUE_RATE_COUNT,
     JOB_GROUP_LOCK;

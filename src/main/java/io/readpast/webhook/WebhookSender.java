@@ -73,36 +73,56 @@ public final class WebhookSender implements AutoCloseable {
                 .build();
     }
 
+    /** What a run did: deliveries delivered, and when the earliest retry it scheduled is due (or null). */
+    public record Run(int delivered, Instant nextAttempt) {
+    }
+
     /** Sends every due delivery, round after round; returns how many were delivered. */
     public int runOnce() {
+        return run().delivered();
+    }
+
+    /** Sends every due delivery, round after round. */
+    public Run run() {
         int delivered = 0;
+        Instant next = null;
         while (true) {
             List<WebhookRow> rows = store.webhookClaim(Math.max(1, settings.batch()), settings.leaseSeconds());
             if (rows.isEmpty()) {
-                return delivered;
+                return new Run(delivered, next);
             }
-            List<Future<Boolean>> sends = new ArrayList<>(rows.size());
+            List<Future<Outcome>> sends = new ArrayList<>(rows.size());
             for (WebhookRow r : rows) {
                 sends.add(executor.submit(() -> deliver(r)));
             }
-            for (Future<Boolean> f : sends) {
+            for (Future<Outcome> f : sends) {
                 try {
-                    delivered += f.get() ? 1 : 0;
+                    Outcome o = f.get();
+                    delivered += o.delivered() ? 1 : 0;
+                    if (o.retryAt() != null && (next == null || o.retryAt().isBefore(next))) {
+                        next = o.retryAt();
+                    }
                 } catch (ExecutionException e) {
                     LOG.warnf("A webhook delivery failed unexpectedly: %s", e.getCause());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    return delivered;
+                    return new Run(delivered, next);
                 }
             }
             if (rows.size() < settings.batch()) {
-                return delivered;
+                return new Run(delivered, next);
             }
         }
     }
 
-    /** One attempt at one leased delivery; true when it was delivered. */
-    boolean deliver(WebhookRow r) {
+    /** One attempt's outcome: delivered, or when its retry is due (database clock; null: none). */
+    record Outcome(boolean delivered, Instant retryAt) {
+        static final Outcome DELIVERED = new Outcome(true, null);
+        static final Outcome NOT_SENT = new Outcome(false, null);
+    }
+
+    /** One attempt at one leased delivery. */
+    Outcome deliver(WebhookRow r) {
         byte[] body;
         URI uri;
         try {
@@ -111,7 +131,7 @@ public final class WebhookSender implements AutoCloseable {
         } catch (StoreException e) {
             // the database is away: the lease runs out and the delivery is sent later
             LOG.debugf("Webhook %s not sent: %s", r.deliveryId(), e.getMessage());
-            return false;
+            return Outcome.NOT_SENT;
         } catch (IllegalArgumentException e) {
             return failed(r, null, "not a valid URL", true);
         }
@@ -143,7 +163,7 @@ public final class WebhookSender implements AutoCloseable {
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()), false);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return Outcome.NOT_SENT;
         }
         if (status >= 200 && status < 300) {
             try {
@@ -155,25 +175,27 @@ public final class WebhookSender implements AutoCloseable {
                 LOG.warnf("Webhook %s was delivered but could not be recorded (%s); it will be sent again",
                         r.deliveryId(), e.getMessage());
             }
-            return true;
+            return Outcome.DELIVERED;
         }
         return failed(r, status, "HTTP " + status, status == 410);
     }
 
-    private boolean failed(WebhookRow r, Integer status, String error, boolean fatal) {
+    private Outcome failed(WebhookRow r, Integer status, String error, boolean fatal) {
         boolean dead = fatal || r.attempt() >= settings.maxAttempts();
         long delay = dead ? 0 : RetryPolicy.delayMs(r.attempt(), settings.backoffBase(), settings.backoffCap());
         try {
-            store.webhookFailed(r.seq(), r.leaseId(), status, error.length() > 1000 ? error.substring(0, 1000) : error,
-                    delay, dead);
+            Optional<Instant> retryAt = store.webhookFailed(r.seq(), r.leaseId(), status,
+                    error.length() > 1000 ? error.substring(0, 1000) : error, delay, dead);
             if (dead) {
                 LOG.warnf("Webhook %s for job %d (%s) is DEAD after %d attempts: %s", r.deliveryId(), r.jobId(),
                         r.event(), r.attempt(), error);
+                return Outcome.NOT_SENT;
             }
+            return new Outcome(false, retryAt.orElse(null));
         } catch (StoreException e) {
             LOG.warnf("Webhook %s failed (%s) and could not be recorded: %s", r.deliveryId(), error, e.getMessage());
+            return Outcome.NOT_SENT;
         }
-        return false;
     }
 
     /** {"id", "event", "attempt", "createdAt", "job"}: the job as GET /jobs/{id} shows it now. */

@@ -2,23 +2,31 @@ package io.readpast.webhook;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.readpast.core.BackgroundLoop;
+import io.readpast.core.FinishedJobs;
+import io.readpast.core.Timetable;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.core.BrokerException;
 import io.readpast.store.Database;
 import io.readpast.store.JobStore;
-import io.readpast.store.StoreException;
 import io.readpast.store.WebhookRow;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
- * Completion webhooks: the sender every instance runs (when READPAST_WEBHOOK_SECRET is set),
- * retention of finished deliveries, and what operators can see and do (list, read, retry).
+ * Completion webhooks: the sender every instance runs (when READPAST_WEBHOOK_SECRET is set), and
+ * what operators can see and do (list, read, retry). The sender sleeps until jobs finish on this
+ * instance, until a retry it scheduled comes due, or at the latest readpast.webhooks.interval
+ * (to send what other instances left behind, e.g. deliveries a dead instance had leased).
+ * Retention of finished deliveries is {@link io.readpast.core.Housekeeping}'s.
  */
 @ApplicationScoped
 public class Webhooks {
@@ -28,52 +36,43 @@ public class Webhooks {
     private final Database database;
     private final ReadpastConfig config;
     private final ObjectMapper mapper;
+    private final Timetable timetable;
+    private final FinishedJobs finished;
     private volatile WebhookSender sender;
+    private volatile BackgroundLoop loop;
 
-    public Webhooks(Database database, ReadpastConfig config, ObjectMapper mapper) {
+    public Webhooks(Database database, ReadpastConfig config, ObjectMapper mapper, Timetable timetable,
+                    FinishedJobs finished) {
         this.database = database;
         this.config = config;
         this.mapper = mapper;
+        this.timetable = timetable;
+        this.finished = finished;
     }
 
-    @Scheduled(every = "${readpast.webhooks.interval:1s}", delayed = "1s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void send() {
-        if (!database.started() || config.webhooks().secret().isEmpty()) {
-            return;
+    void onStart(@Observes StartupEvent event) {
+        if (config.webhooks().secret().isEmpty()) {
+            return; // webhooks off: no sender, no statement
         }
-        try {
-            sender().runOnce();
-        } catch (StoreException e) {
-            LOG.warnf("Webhook sender skipped a round: %s", e.getMessage());
+        Duration longest = DurationConverter.parseDuration(config.webhooks().interval());
+        loop = new BackgroundLoop("readpast-webhook-sender", timetable, longest, Duration.ofMillis(50), this::pass);
+        finished.listen(this::nudge);
+        loop.start();
+    }
+
+    /** Jobs finished here (or a test wants a look): send what is due at once. */
+    public void nudge() {
+        BackgroundLoop l = loop;
+        if (l != null) {
+            l.wake();
         }
     }
 
-    @Scheduled(every = "${readpast.retention.interval:60s}", delayed = "9s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void purge() {
+    private Instant pass() {
         if (!database.started()) {
-            return;
+            return Instant.now().plusSeconds(1);
         }
-        try {
-            purgeOnce();
-        } catch (StoreException e) {
-            LOG.warnf("Webhook deliveries were not purged this time: %s", e.getMessage());
-        }
-    }
-
-    /** Deletes delivered and dead deliveries past their retention; returns how many. */
-    public int purgeOnce() {
-        JobStore store = database.start();
-        int batch = Math.max(1, config.retention().batch());
-        int total = 0;
-        int n;
-        do {
-            n = store.webhookPurgeOld(config.webhooks().deliveredRetention().toMillis(),
-                    config.webhooks().deadRetention().toMillis(), batch);
-            total += n;
-        } while (n > 0 && n >= batch);
-        return total;
+        return sender().run().nextAttempt();
     }
 
     /** A sender configured like the one this instance runs (tests race several of them). */
@@ -101,6 +100,10 @@ public class Webhooks {
     }
 
     void onStop(@Observes ShutdownEvent event) {
+        BackgroundLoop l = loop;
+        if (l != null) {
+            l.stop();
+        }
         WebhookSender s = sender;
         if (s != null) {
             s.close();
@@ -120,6 +123,7 @@ public class Webhooks {
         JobStore store = database.start();
         return store.webhookRetry(deliveryId).map(r -> {
             LOG.infof("Webhook delivery %s (job %d) retried by %s", deliveryId, r.jobId(), by == null ? "anonymous" : by);
+            nudge();
             return r;
         }).orElseThrow(() -> {
             WebhookRow r = get(deliveryId);

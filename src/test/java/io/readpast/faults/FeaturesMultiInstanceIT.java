@@ -53,7 +53,9 @@ class FeaturesMultiInstanceIT {
                 "READPAST_WEBHOOKS_BACKOFF_BASE", "PT0.5S",
                 "READPAST_WEBHOOKS_BACKOFF_CAP", "PT2S",
                 "READPAST_WEBHOOKS_LEASE_SECONDS", "5",
-                "READPAST_WEBHOOKS_TIMEOUT", "PT2S"));
+                "READPAST_WEBHOOKS_TIMEOUT", "PT2S",
+                // deliveries a killed instance had leased are taken over at the next periodic look
+                "READPAST_WEBHOOKS_INTERVAL", "2s"));
     }
 
     @AfterAll

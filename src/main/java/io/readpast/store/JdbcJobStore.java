@@ -23,8 +23,9 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The one {@link JobStore} implementation: runs the engine's named statements through JDBC.
  * What differs per engine is the SQL text (resource files) and the small {@link Dialect}.
- * Each operation is one short transaction, retried with jittered backoff when the database
- * picks it as a deadlock victim or fails it for serialization.
+ * Each operation is one short transaction (on PostgreSQL, an operation of one statement runs in
+ * autocommit: one round trip), retried with jittered backoff when the database picks it as a
+ * deadlock victim or fails it for serialization.
  */
 public final class JdbcJobStore implements JobStore {
 
@@ -62,7 +63,11 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<Inserted> jobInsert(NewJob job) {
+        if (job.uniqueKey() == null && job.groupKey() == null) {
+            return oneStatement(c -> single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))).map(r -> new Inserted(r, true)));
+        }
         if (job.uniqueKey() == null) {
+            // a grouped job: its group's lock and the insert, in one transaction
             return tx(c -> {
                 if (job.groupKey() != null) {
                     lockGroup(c, job.queue(), job.groupKey());
@@ -199,7 +204,7 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<JobRow> jobGetByKey(String idempotencyKey) {
-        return tx(c -> single(queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", idempotencyKey))));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", idempotencyKey))));
     }
 
     private static Params insertParams(NewJob job) {
@@ -222,7 +227,7 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<JobRow> jobGet(long id) {
-        return tx(c -> single(queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id))));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id))));
     }
 
     @Override
@@ -403,19 +408,19 @@ public final class JdbcJobStore implements JobStore {
     public Optional<JobRow> jobHeartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId)
                 .integer("lease_seconds", leaseSeconds).str("progress", progress);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_HEARTBEAT, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_HEARTBEAT, p)));
     }
 
     @Override
     public Optional<JobRow> jobComplete(long id, String leaseId, String result, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("result", result).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_COMPLETE, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_COMPLETE, p)));
     }
 
     @Override
     public java.util.Map<Long, String> jobCompleteMany(List<CompleteItem> items, String by) {
         Params p = Params.of().str("items", completeItemsJson(items)).str("modified_by", by);
-        return tx(c -> completeMany(c, p));
+        return oneStatement(c -> completeMany(c, p));
     }
 
     private Map<Long, String> completeMany(Connection c, Params p) throws SQLException {
@@ -449,20 +454,20 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public Optional<JobRow> jobCancelPending(long id, String by) {
         Params p = Params.of().lng("id", id).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_CANCEL_PENDING, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_CANCEL_PENDING, p)));
     }
 
     @Override
     public Optional<JobRow> jobCancelRequest(long id, String by) {
         Params p = Params.of().lng("id", id).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_CANCEL_REQUEST, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_CANCEL_REQUEST, p)));
     }
 
     @Override
     public Optional<JobRow> jobCancelLeased(long id, String leaseId, String error, boolean expiredOnly, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("error", error)
                 .bool("expired_only", expiredOnly).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_CANCEL_LEASED, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_CANCEL_LEASED, p)));
     }
 
     @Override
@@ -488,7 +493,7 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public boolean jobPurge(long id) {
-        return tx(c -> !query(c, Stmt.JOB_PURGE, Params.of().lng("id", id), (rs, cols) -> rs.getLong(1)).isEmpty());
+        return oneStatement(c -> !query(c, Stmt.JOB_PURGE, Params.of().lng("id", id), (rs, cols) -> rs.getLong(1)).isEmpty());
     }
 
     @Override
@@ -500,13 +505,13 @@ public final class JdbcJobStore implements JobStore {
                 .str("tag", f.tag())
                 .lng("after", f.after())
                 .integer("limit", f.limit());
-        return tx(c -> queryJobs(c, Stmt.JOB_LIST, p));
+        return oneStatement(c -> queryJobs(c, Stmt.JOB_LIST, p));
     }
 
     @Override
     public List<JobRow> jobListDead(String queue, String type, Long after, int limit) {
         Params p = Params.of().str("queue", queue).str("type", type).lng("after", after).integer("limit", limit);
-        return tx(c -> queryJobs(c, Stmt.JOB_LIST_DEAD, p));
+        return oneStatement(c -> queryJobs(c, Stmt.JOB_LIST_DEAD, p));
     }
 
     @Override
@@ -521,7 +526,7 @@ public final class JdbcJobStore implements JobStore {
 
     private int purgeOld(Stmt stmt, long olderThanMs, int limit) {
         Params p = Params.of().lng("older_than_ms", olderThanMs).integer("limit", limit);
-        return tx(c -> query(c, stmt, p, (rs, cols) -> Boolean.TRUE).size());
+        return oneStatement(c -> query(c, stmt, p, (rs, cols) -> Boolean.TRUE).size());
     }
 
     @Override
@@ -529,20 +534,20 @@ public final class JdbcJobStore implements JobStore {
                                      String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).lng("delay_ms", delayMs)
                 .str("error", error).bool("expired_only", expiredOnly).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_RETRY, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_RETRY, p)));
     }
 
     @Override
     public Optional<JobRow> jobKill(long id, String leaseId, String error, boolean expiredOnly, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId)
                 .str("error", error).bool("expired_only", expiredOnly).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_KILL, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_KILL, p)));
     }
 
     @Override
     public Optional<JobRow> jobRelease(long id, String leaseId, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("modified_by", by);
-        return tx(c -> single(queryJobs(c, Stmt.JOB_RELEASE, p)));
+        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_RELEASE, p)));
     }
 
     @Override
@@ -596,12 +601,12 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<QueueRow> queueGet(String name) {
-        return tx(c -> single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue)));
+        return oneStatement(c -> single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue)));
     }
 
     @Override
     public List<QueueRow> queueList(boolean includeInactive) {
-        return tx(c -> query(c, Stmt.QUEUE_LIST, Params.of().bool("include_inactive", includeInactive), this::mapQueue));
+        return oneStatement(c -> query(c, Stmt.QUEUE_LIST, Params.of().bool("include_inactive", includeInactive), this::mapQueue));
     }
 
     @Override
@@ -619,21 +624,21 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public List<StoredKey> apiKeyList() {
-        return tx(c -> query(c, Stmt.API_KEY_LIST, Params.of(), (rs, cols) -> new StoredKey(
+        return oneStatement(c -> query(c, Stmt.API_KEY_LIST, Params.of(), (rs, cols) -> new StoredKey(
                 rs.getString(cols.get("name")), rs.getString(cols.get("roles")), rs.getString(cols.get("digest")).strip())));
     }
 
     @Override
     public boolean apiKeyInsert(StoredKey key) {
         Params p = Params.of().str("name", key.name()).str("roles", key.roles()).str("digest", key.digest());
-        return tx(c -> !query(c, Stmt.API_KEY_INSERT, p, (rs, cols) -> rs.getString(1)).isEmpty());
+        return oneStatement(c -> !query(c, Stmt.API_KEY_INSERT, p, (rs, cols) -> rs.getString(1)).isEmpty());
     }
 
     // ---- recurring schedules ---------------------------------------------------------------
 
     @Override
     public Instant dbNow() {
-        return tx(c -> single(query(c, Stmt.DB_NOW, Params.of(), (rs, cols) -> instant(rs, cols, "now"))))
+        return oneStatement(c -> single(query(c, Stmt.DB_NOW, Params.of(), (rs, cols) -> instant(rs, cols, "now"))))
                 .orElseThrow(() -> new IllegalStateException("the database returned no time"));
     }
 
@@ -654,36 +659,36 @@ public final class JdbcJobStore implements JobStore {
                 .bool("paused", s.paused())
                 .time("next_fire_at", s.nextFireAt())
                 .str("modified_by", by);
-        return tx(c -> single(query(c, Stmt.SCHEDULE_UPSERT, p, this::mapSchedule)))
+        return oneStatement(c -> single(query(c, Stmt.SCHEDULE_UPSERT, p, this::mapSchedule)))
                 .orElseThrow(() -> new IllegalStateException("schedule row missing after upsert"));
     }
 
     @Override
     public Optional<ScheduleRow> scheduleGet(String name) {
-        return tx(c -> single(query(c, Stmt.SCHEDULE_GET, Params.of().str("name", name), this::mapSchedule)));
+        return oneStatement(c -> single(query(c, Stmt.SCHEDULE_GET, Params.of().str("name", name), this::mapSchedule)));
     }
 
     @Override
     public List<ScheduleRow> scheduleList(String after, int limit) {
         Params p = Params.of().str("after", after).integer("limit", limit);
-        return tx(c -> query(c, Stmt.SCHEDULE_LIST, p, this::mapSchedule));
+        return oneStatement(c -> query(c, Stmt.SCHEDULE_LIST, p, this::mapSchedule));
     }
 
     @Override
     public boolean scheduleDelete(String name) {
-        return tx(c -> !query(c, Stmt.SCHEDULE_DELETE, Params.of().str("name", name), (rs, cols) -> rs.getString(1))
+        return oneStatement(c -> !query(c, Stmt.SCHEDULE_DELETE, Params.of().str("name", name), (rs, cols) -> rs.getString(1))
                 .isEmpty());
     }
 
     @Override
     public Optional<ScheduleRow> scheduleSetPaused(String name, boolean paused, Instant nextFireAt) {
         Params p = Params.of().str("name", name).bool("paused", paused).time("next_fire_at", nextFireAt);
-        return tx(c -> single(query(c, Stmt.SCHEDULE_SET_PAUSED, p, this::mapSchedule)));
+        return oneStatement(c -> single(query(c, Stmt.SCHEDULE_SET_PAUSED, p, this::mapSchedule)));
     }
 
     @Override
     public List<String> scheduleListDue(int limit) {
-        return tx(c -> query(c, Stmt.SCHEDULE_LIST_DUE, Params.of().integer("limit", limit),
+        return oneStatement(c -> query(c, Stmt.SCHEDULE_LIST_DUE, Params.of().integer("limit", limit),
                 (rs, cols) -> rs.getString(cols.get("name"))));
     }
 
@@ -771,13 +776,13 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public List<WebhookRow> webhookClaim(int limit, int leaseSeconds) {
         Params p = Params.of().integer("limit", limit).integer("lease_seconds", leaseSeconds);
-        return tx(c -> query(c, Stmt.WEBHOOK_CLAIM, p, this::mapWebhook));
+        return oneStatement(c -> query(c, Stmt.WEBHOOK_CLAIM, p, this::mapWebhook));
     }
 
     @Override
     public boolean webhookDelivered(long seq, String leaseId, int statusCode) {
         Params p = Params.of().lng("id", seq).str("lease_id", leaseId).integer("status_code", statusCode);
-        return tx(c -> !query(c, Stmt.WEBHOOK_DELIVERED, p, (rs, cols) -> Boolean.TRUE).isEmpty());
+        return oneStatement(c -> !query(c, Stmt.WEBHOOK_DELIVERED, p, (rs, cols) -> Boolean.TRUE).isEmpty());
     }
 
     @Override
@@ -785,23 +790,23 @@ public final class JdbcJobStore implements JobStore {
                                            boolean dead) {
         Params p = Params.of().lng("id", seq).str("lease_id", leaseId).integer("status_code", statusCode)
                 .str("error", error).lng("delay_ms", delayMs).bool("dead", dead);
-        return tx(c -> single(query(c, Stmt.WEBHOOK_FAILED, p, (rs, cols) -> instant(rs, cols, "due_at"))));
+        return oneStatement(c -> single(query(c, Stmt.WEBHOOK_FAILED, p, (rs, cols) -> instant(rs, cols, "due_at"))));
     }
 
     @Override
     public List<WebhookRow> webhookList(Integer status, Long after, int limit) {
         Params p = Params.of().integer("status", status).lng("after", after).integer("limit", limit);
-        return tx(c -> query(c, Stmt.WEBHOOK_LIST, p, this::mapWebhook));
+        return oneStatement(c -> query(c, Stmt.WEBHOOK_LIST, p, this::mapWebhook));
     }
 
     @Override
     public Optional<WebhookRow> webhookGet(String deliveryId) {
-        return tx(c -> single(query(c, Stmt.WEBHOOK_GET, Params.of().str("delivery_id", deliveryId), this::mapWebhook)));
+        return oneStatement(c -> single(query(c, Stmt.WEBHOOK_GET, Params.of().str("delivery_id", deliveryId), this::mapWebhook)));
     }
 
     @Override
     public Optional<WebhookRow> webhookRetry(String deliveryId) {
-        return tx(c -> single(query(c, Stmt.WEBHOOK_RETRY, Params.of().str("delivery_id", deliveryId), this::mapWebhook)));
+        return oneStatement(c -> single(query(c, Stmt.WEBHOOK_RETRY, Params.of().str("delivery_id", deliveryId), this::mapWebhook)));
     }
 
 
@@ -830,7 +835,7 @@ public final class JdbcJobStore implements JobStore {
 
     @Override
     public List<String> jobExpirePending(int limit) {
-        return tx(c -> query(c, Stmt.JOB_EXPIRE_PENDING, Params.of().integer("limit", limit),
+        return oneStatement(c -> query(c, Stmt.JOB_EXPIRE_PENDING, Params.of().integer("limit", limit),
                 (rs, cols) -> rs.getString(cols.get("queue"))));
     }
 
@@ -844,7 +849,7 @@ public final class JdbcJobStore implements JobStore {
         Params p = Params.of().lng("fire_older_than_ms", fireOlderThanMs)
                 .lng("delivered_older_than_ms", deliveredOlderThanMs).lng("dead_older_than_ms", deadOlderThanMs)
                 .integer("limit", limit);
-        return tx(c -> single(query(c, Stmt.HOUSEKEEPING_PURGE, p, (rs, cols) -> new int[] {
+        return oneStatement(c -> single(query(c, Stmt.HOUSEKEEPING_PURGE, p, (rs, cols) -> new int[] {
                 rs.getInt(cols.get("fires")), rs.getInt(cols.get("unique_keys")), rs.getInt(cols.get("webhooks"))})))
                 .orElse(new int[3]);
     }
@@ -864,29 +869,7 @@ public final class JdbcJobStore implements JobStore {
     }
 
     <T> T tx(SqlWork<T> work) {
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = dataSource.getConnection()) {
-                c.setAutoCommit(false);
-                try {
-                    T result = work.run(c);
-                    c.commit();
-                    return result;
-                } catch (SQLException | RuntimeException e) {
-                    rollbackQuietly(c);
-                    throw e;
-                }
-            } catch (SQLException e) {
-                StoreException.Kind kind = dialect.classify(e);
-                if (kind == StoreException.Kind.TRANSIENT && attempt < MAX_TRIES) {
-                    sleepBackoff(attempt);
-                    continue;
-                }
-                if (kind == StoreException.Kind.TRANSIENT) {
-                    LOG.warnf("Giving up after %d transient failures: %s", attempt, e.getMessage());
-                }
-                throw new StoreException(kind, e.getMessage(), e);
-            }
-        }
+        return run(work, false);
     }
 
     /**
@@ -895,13 +878,25 @@ public final class JdbcJobStore implements JobStore {
      * statements, so there it is a transaction like {@link #tx}.
      */
     <T> T oneStatement(SqlWork<T> work) {
-        if (!dialect.singleStatementAutocommit()) {
-            return tx(work);
-        }
+        return run(work, dialect.singleStatementAutocommit());
+    }
+
+    /** Runs the work on a pooled connection, retrying transient failures with jittered backoff. */
+    private <T> T run(SqlWork<T> work, boolean autocommit) {
         for (int attempt = 1; ; attempt++) {
             try (Connection c = dataSource.getConnection()) {
-                c.setAutoCommit(true);
-                return work.run(c);
+                c.setAutoCommit(autocommit);
+                if (autocommit) {
+                    return work.run(c);
+                }
+                try {
+                    T result = work.run(c);
+                    c.commit();
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    rollbackQuietly(c);
+                    throw e;
+                }
             } catch (SQLException e) {
                 StoreException.Kind kind = dialect.classify(e);
                 if (kind == StoreException.Kind.TRANSIENT && attempt < MAX_TRIES) {

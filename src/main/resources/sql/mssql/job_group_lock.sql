@@ -6,9 +6,17 @@ SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
 DECLARE @result int;
+DECLARE @known int;
 DECLARE @resource nvarchar(255) = N'readpast:group:' + CONVERT(
     nvarchar(64), HASHBYTES('SHA2_256', @queue + NCHAR(31) + @group_key), 2
 );
+
+-- Under implicit transactions (mssql-jdbc with autocommit off) a transaction begins only with a
+-- statement that reads or writes a table, and sp_getapplock with a transaction owner needs one:
+-- read the queue row first.
+SELECT @known = COUNT(*)
+FROM readpast_queue AS q
+WHERE q.name = @queue;
 
 -- positional arguments (resource, lock mode, lock owner, timeout in ms): a named argument
 -- would read as a statement parameter here

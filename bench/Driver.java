@@ -189,45 +189,36 @@ public class Driver {
                     throw new IllegalStateException("drain timed out at " + completed.get() + " of " + n);
                 }
                 long c0 = System.nanoTime();
-                JsonNode answer = post("/claim", acks == null ? claimBody + "}" : claimBody + ",\"ack\":" + acks + "}", 200);
+                byte[] answer = postRaw("/claim", acks == null ? claimBody + "}" : claimBody + ",\"ack\":" + acks + "}", 200);
                 long c1 = System.nanoTime();
                 myClaim.add(c1 - c0);
                 claims.incrementAndGet();
+                StringBuilder sb = new StringBuilder("[");
+                int[] got = readClaim(answer, sb);  // {jobs, acks answered 200}
+                sb.append("]");
                 if (acks != null) {
-                    int ok = 0;
-                    for (JsonNode a : answer.path("acks")) {
-                        ok += a.path("status").asInt() == 200 ? 1 : 0;
-                    }
-                    lost.addAndGet(acking - ok);
-                    if (completed.addAndGet(ok) >= n) {
+                    lost.addAndGet(acking - got[1]);
+                    if (completed.addAndGet(got[1]) >= n) {
                         endNs.compareAndSet(0, System.nanoTime());
                     }
                     acks = null;
                     acking = 0;
                 }
-                JsonNode jobs = answer.path("jobs");
-                if (jobs.isEmpty()) {
+                if (got[0] == 0) {
                     emptyClaims.incrementAndGet();
                     LockSupport.parkNanos(2_000_000);
                     continue;
                 }
-                StringBuilder sb = new StringBuilder("[");
-                for (int i = 0; i < jobs.size(); i++) {
-                    JsonNode j = jobs.get(i);
-                    sb.append(i == 0 ? "" : ",").append("{\"id\":\"").append(j.path("id").asText())
-                            .append("\",\"leaseId\":\"").append(j.path("leaseId").asText()).append("\",\"result\":null}");
-                }
-                sb.append("]");
                 if (ackClaim) {
                     acks = sb.toString();
-                    acking = jobs.size();
+                    acking = got[0];
                     continue;
                 }
                 long k0 = System.nanoTime();
                 JsonNode r = post("/jobs/complete", "{\"items\":" + sb + "}", 200);
                 myComplete.add(System.nanoTime() - k0);
                 int ok = r.path("succeeded").asInt(0);
-                lost.addAndGet(jobs.size() - ok);
+                lost.addAndGet(got[0] - ok);
                 if (completed.addAndGet(ok) >= n) {
                     endNs.compareAndSet(0, System.nanoTime());
                 }
@@ -261,6 +252,48 @@ public class Driver {
                         .append(e.getKey()).append(':').append(String.format(Locale.ROOT, "%.2f", e.getValue() / (double) Cpu.HZ)));
         System.out.printf(Locale.ROOT, "RESULT broker_threads round=%s cpu_s_by_thread=%s%n", label, groups);
         System.out.flush();
+    }
+
+    /**
+     * Reads a claim answer with a streaming parser: appends {"id", "leaseId", "result": null} for
+     * each job to {@code ack} (comma-separated) and returns {jobs, acks answered 200}.
+     */
+    static int[] readClaim(byte[] body, StringBuilder ack) throws IOException {
+        int jobs = 0;
+        int ok = 0;
+        try (com.fasterxml.jackson.core.JsonParser p = JSON.getFactory().createParser(body)) {
+            p.nextToken();
+            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                com.fasterxml.jackson.core.JsonToken t = p.nextToken();
+                if (t == com.fasterxml.jackson.core.JsonToken.START_ARRAY && ("jobs".equals(field) || "acks".equals(field))) {
+                    while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                        String id = null;
+                        String lease = null;
+                        while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                            String k = p.currentName();
+                            p.nextToken();
+                            if ("jobs".equals(field) && "id".equals(k)) {
+                                id = p.getText();
+                            } else if ("jobs".equals(field) && "leaseId".equals(k)) {
+                                lease = p.getText();
+                            } else if ("acks".equals(field) && "status".equals(k)) {
+                                ok += p.getIntValue() == 200 ? 1 : 0;
+                            } else {
+                                p.skipChildren();
+                            }
+                        }
+                        if ("jobs".equals(field)) {
+                            ack.append(jobs++ == 0 ? "" : ",").append("{\"id\":\"").append(id)
+                                    .append("\",\"leaseId\":\"").append(lease).append("\",\"result\":null}");
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+        return new int[] {jobs, ok};
     }
 
     /** utime+stime per thread group of a process: thread names with digits and spaces folded. */
@@ -566,12 +599,134 @@ public class Driver {
                 .build();
     }
 
-    static JsonNode post(String path, String body, int expect) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(request(path, body), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != expect) {
-            throw new IllegalStateException("POST " + path + " -> " + r.statusCode() + ": " + abbreviate(r.body()));
+    static JsonNode post(String path, String body, int expect) throws IOException {
+        return JSON.readTree(postRaw(path, body, expect));
+    }
+
+    /** POST over this thread's keep-alive connection; the answer's body, when its status is {@code expect}. */
+    static byte[] postRaw(String path, String body, int expect) throws IOException {
+        Conn c = CONN.get();
+        Conn.Reply r;
+        try {
+            r = c.post(path, body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            c.close();
+            throw e;
         }
-        return JSON.readTree(r.body());
+        if (r.status() != expect) {
+            throw new IllegalStateException("POST " + path + " -> " + r.status() + ": "
+                    + abbreviate(new String(r.body(), java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        return r.body();
+    }
+
+    static final ThreadLocal<Conn> CONN = ThreadLocal.withInitial(Conn::new);
+
+    /**
+     * A minimal HTTP/1.1 client: one keep-alive socket per thread, a request written in one go,
+     * the answer read by Content-Length or chunked framing. The drain's workers do nothing but
+     * claim and acknowledge, so the client should cost as little as it can on the machine the
+     * broker and PostgreSQL share (java.net.http costs several times more per request).
+     */
+    static final class Conn {
+        record Reply(int status, byte[] body) {
+        }
+
+        private java.net.Socket socket;
+        private java.io.BufferedInputStream in;
+        private java.io.OutputStream out;
+        private final byte[] head;
+        private final String host;
+        private final int port;
+
+        Conn() {
+            URI u = URI.create(base);
+            host = u.getHost();
+            port = u.getPort();
+            head = (" HTTP/1.1\r\nHost: " + host + ":" + port + "\r\nContent-Type: application/json\r\n"
+                    + "Accept: application/json\r\nContent-Length: ").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
+
+        Reply post(String path, byte[] body) throws IOException {
+            if (socket == null) {
+                socket = new java.net.Socket(host, port);
+                socket.setTcpNoDelay(true);
+                socket.setSoTimeout(60_000);
+                in = new java.io.BufferedInputStream(socket.getInputStream(), 65536);
+                out = socket.getOutputStream();
+            }
+            java.io.ByteArrayOutputStream req = new java.io.ByteArrayOutputStream(body.length + 200);
+            req.writeBytes(("POST " + path).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            req.writeBytes(head);
+            req.writeBytes((body.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            req.writeBytes(body);
+            req.writeTo(out);
+            out.flush();
+            String status = line();
+            int code = Integer.parseInt(status.substring(9, 12));
+            long length = -1;
+            boolean chunked = false;
+            boolean closing = false;
+            for (String h = line(); !h.isEmpty(); h = line()) {
+                int colon = h.indexOf(':');
+                String name = h.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+                String value = h.substring(colon + 1).trim();
+                switch (name) {
+                    case "content-length" -> length = Long.parseLong(value);
+                    case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+                    case "connection" -> closing = value.equalsIgnoreCase("close");
+                    default -> { }
+                }
+            }
+            byte[] payload;
+            if (chunked) {
+                java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+                for (int size = chunk(); size > 0; size = chunk()) {
+                    b.writeBytes(in.readNBytes(size));
+                    line();
+                }
+                while (!line().isEmpty()) {
+                    // trailers
+                }
+                payload = b.toByteArray();
+            } else {
+                payload = in.readNBytes((int) Math.max(0, length));
+            }
+            if (closing) {
+                close();
+            }
+            return new Reply(code, payload);
+        }
+
+        private int chunk() throws IOException {
+            String l = line();
+            int semi = l.indexOf(';');
+            return Integer.parseInt((semi < 0 ? l : l.substring(0, semi)).trim(), 16);
+        }
+
+        private String line() throws IOException {
+            StringBuilder sb = new StringBuilder(64);
+            int c;
+            while ((c = in.read()) != -1) {
+                if (c == '\n') {
+                    int n = sb.length();
+                    return n > 0 && sb.charAt(n - 1) == '\r' ? sb.substring(0, n - 1) : sb.toString();
+                }
+                sb.append((char) c);
+            }
+            throw new java.io.EOFException("connection closed by the broker");
+        }
+
+        void close() {
+            try {
+                if (socket != null) {
+                    socket.close();
+                }
+            } catch (IOException ignored) {
+                // gone anyway
+            }
+            socket = null;
+        }
     }
 
     static double pct(List<Long> values, double p) {

@@ -44,14 +44,6 @@ public interface ReadpastConfig {
          */
         Optional<java.util.List<String>> allowedHosts();
 
-        /**
-         * The longest the webhook sender sleeps (e.g. 30s): it wakes when jobs finish here and
-         * when its retries come due, and at the latest after this, to send what other instances
-         * left behind.
-         */
-        @WithDefault("30s")
-        String interval();
-
         /** Deliveries claimed (and sent in parallel) per round. */
         @WithDefault("20")
         int batch();
@@ -85,13 +77,6 @@ public interface ReadpastConfig {
 
     /** Recurring schedules (README "Schedules"). */
     interface Schedules {
-        /**
-         * The longest the schedule sweeper sleeps (e.g. 30s): it wakes at the next fire time it
-         * knows of, and at the latest after this, to find schedules other instances created.
-         */
-        @WithDefault("30s")
-        String interval();
-
         /** Due schedules handled per pass. */
         @WithDefault("100")
         int batch();
@@ -202,11 +187,12 @@ public interface ReadpastConfig {
         int leaseBatch();
 
         /**
-         * The longest the expiry sweeper sleeps (e.g. 60s): it wakes at the earliest expiresAt it
-         * knows of, and at the latest after this, to find jobs other instances enqueued.
+         * The longest the feature clock sleeps (e.g. 30s): it wakes when the next schedule slot,
+         * job expiry or webhook delivery is due, and at the latest after this, to find what other
+         * instances set up (keep it below readpast.schedules.misfire-grace).
          */
-        @WithDefault("60s")
-        String expiryInterval();
+        @WithDefault("30s")
+        String timersInterval();
     }
 
     /** How long finished jobs are kept, and how the retention sweeper works through them. */
@@ -226,5 +212,12 @@ public interface ReadpastConfig {
         /** Rows deleted per statement. */
         @WithDefault("1000")
         int batch();
+
+        /**
+         * How often each instance deletes old schedule fire records, run-out uniqueness keys and
+         * finished webhook deliveries (one statement per pass).
+         */
+        @WithDefault("5m")
+        String housekeepingInterval();
     }
 }

@@ -1,8 +1,6 @@
 package io.readpast.core;
 
-import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.runtime.configuration.DurationConverter;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.ops.BrokerMetrics;
 import io.readpast.store.Database;
@@ -11,16 +9,15 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * Jobs that must never start after their expiresAt: claims skip them already, and this
- * sweeper moves them to the dead letters (DEAD, "expired", with their webhooks). Runs on every
- * instance (rows are taken skip-locked, so concurrent sweeps are harmless) and sleeps until the
- * earliest expiry it knows of: the database's (one statement per look) and those of jobs
- * enqueued here; at the latest after readpast.sweeper.expiry-interval.
+ * sweeper moves them to the dead letters (DEAD, "expired", with their webhooks) when the
+ * {@link FeatureClock} finds one due (at once for jobs enqueued here; within
+ * readpast.sweeper.timers-interval for others). Runs on every instance: rows are taken
+ * skip-locked, so concurrent sweeps are harmless.
  */
 @ApplicationScoped
 public class ExpirySweeper {
@@ -31,51 +28,24 @@ public class ExpirySweeper {
     private final ReadpastConfig config;
     private final BrokerMetrics metrics;
     private final FinishedJobs finished;
-    private final Timetable timetable;
-    private volatile BackgroundLoop loop;
+    private final FeatureClock clock;
 
     public ExpirySweeper(Database database, ReadpastConfig config, BrokerMetrics metrics, FinishedJobs finished,
-                         Timetable timetable) {
+                         FeatureClock clock) {
         this.database = database;
         this.config = config;
         this.metrics = metrics;
         this.finished = finished;
-        this.timetable = timetable;
+        this.clock = clock;
     }
 
     void onStart(@Observes StartupEvent event) {
-        Duration longest = DurationConverter.parseDuration(config.sweeper().expiryInterval());
-        loop = new BackgroundLoop("readpast-expiry-sweeper", timetable, longest, Duration.ofMillis(20), this::pass);
-        loop.start();
-    }
-
-    void onStop(@Observes ShutdownEvent event) {
-        BackgroundLoop l = loop;
-        if (l != null) {
-            l.stop();
-        }
+        clock.register(FeatureClock.Task.EXPIRY, this::runOnce);
     }
 
     /** A job enqueued here expires at {@code expiresAt} (database clock): look then. */
     public void noteExpiry(Instant expiresAt) {
-        BackgroundLoop l = loop;
-        if (l != null && expiresAt != null) {
-            l.wakeAt(expiresAt);
-        }
-    }
-
-    private Instant pass() {
-        if (!database.started()) {
-            return Instant.now().plusSeconds(1);
-        }
-        JobStore store = database.start();
-        JobStore.NextTime next = store.jobNextExpiry();
-        timetable.observedDbNow(next.dbNow());
-        if (next.next() != null && !next.next().isAfter(next.dbNow())) {
-            runOnce();
-            next = store.jobNextExpiry();
-        }
-        return next.next();
+        clock.wakeAt(expiresAt);
     }
 
     /** Moves every expired PENDING job to the dead letters now; returns how many. */

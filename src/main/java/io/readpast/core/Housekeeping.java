@@ -12,7 +12,7 @@ import org.jboss.logging.Logger;
  * Keeps the feature tables small: records of fired schedule slots (readpast.schedules.fire-retention),
  * uniqueness keys whose window ran out, and finished webhook deliveries
  * (readpast.webhooks.delivered-retention, dead-retention). One statement per pass, every
- * readpast.retention.interval, on every instance (rows are deleted skip-locked); more passes
+ * readpast.retention.housekeeping-interval (5 min), on every instance (rows are deleted skip-locked); more passes
  * only while a pass came back full.
  */
 @ApplicationScoped
@@ -28,7 +28,7 @@ public class Housekeeping {
         this.config = config;
     }
 
-    @Scheduled(every = "${readpast.retention.interval:60s}", delayed = "7s",
+    @Scheduled(every = "${readpast.retention.housekeeping-interval:5m}", delayed = "37s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void sweep() {
         if (!database.started()) {

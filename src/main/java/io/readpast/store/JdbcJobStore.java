@@ -738,14 +738,11 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public NextTime scheduleNextFire() {
-        return nextTime(Stmt.SCHEDULE_NEXT_FIRE, "next_fire_at");
-    }
-
-    private NextTime nextTime(Stmt stmt, String column) {
-        return oneStatement(c -> single(query(c, stmt, Params.of(),
-                (rs, cols) -> new NextTime(instant(rs, cols, column), instant(rs, cols, "db_now")))))
-                .orElseThrow(() -> new IllegalStateException(stmt + " returned no row"));
+    public NextTimes featureNextTimes() {
+        return oneStatement(c -> single(query(c, Stmt.FEATURE_NEXT_TIMES, Params.of(),
+                (rs, cols) -> new NextTimes(instant(rs, cols, "next_fire_at"), instant(rs, cols, "next_expiry"),
+                        instant(rs, cols, "next_delivery"), instant(rs, cols, "db_now")))))
+                .orElseThrow(() -> new IllegalStateException("feature_next_times returned no row"));
     }
 
     private ScheduleRow mapSchedule(ResultSet rs, Map<String, Integer> cols) throws SQLException {
@@ -837,11 +834,6 @@ public final class JdbcJobStore implements JobStore {
     public List<String> jobExpirePending(int limit) {
         return oneStatement(c -> query(c, Stmt.JOB_EXPIRE_PENDING, Params.of().integer("limit", limit),
                 (rs, cols) -> rs.getString(cols.get("queue"))));
-    }
-
-    @Override
-    public NextTime jobNextExpiry() {
-        return nextTime(Stmt.JOB_NEXT_EXPIRY, "next_expiry");
     }
 
     @Override

@@ -174,12 +174,16 @@ public interface JobStore {
                                              java.util.function.Function<ScheduleRow.Due, ScheduleRow.FirePlan> planner,
                                              int defaultMaxAttempts);
 
-    /** A time the sweepers sleep until (null: nothing planned), with the database's now. */
-    record NextTime(java.time.Instant next, java.time.Instant dbNow) {
+    /**
+     * When the feature timer must next look (each null when nothing is planned): the earliest
+     * schedule slot, job expiry and webhook delivery, with the database's now.
+     */
+    record NextTimes(java.time.Instant nextFire, java.time.Instant nextExpiry, java.time.Instant nextDelivery,
+                     java.time.Instant dbNow) {
     }
 
-    /** The earliest next fire time of a schedule that is not paused. */
-    NextTime scheduleNextFire();
+    /** One statement: see {@link NextTimes}. */
+    NextTimes featureNextTimes();
 
     // ---- completion webhooks (outbox) ------------------------------------------------------
 
@@ -215,9 +219,6 @@ public interface JobStore {
      * their webhooks); returns the queue of each.
      */
     List<String> jobExpirePending(int limit);
-
-    /** The earliest expiresAt of a PENDING job. */
-    NextTime jobNextExpiry();
 
     /**
      * Housekeeping of the feature tables, up to {@code limit} rows each: fire records older than

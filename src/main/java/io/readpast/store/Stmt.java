@@ -51,7 +51,7 @@ public enum Stmt {
     SCHEDULE_FIRE_INSERT,
     SCHEDULE_FIRE_SET_JOB,
     SCHEDULE_ADVANCE,
-    SCHEDULE_NEXT_FIRE,
+    FEATURE_NEXT_TIMES,
     // completion webhooks (the outbox)
     WEBHOOK_CLAIM,
     WEBHOOK_DELIVERED,
@@ -64,7 +64,6 @@ public enum Stmt {
     UNIQUE_KEY_CLAIM,
     UNIQUE_KEY_GET,
     UNIQUE_KEY_SET_JOB,
-    JOB_NEXT_EXPIRY,
     HOUSEKEEPING_PURGE,
     // rate limits and ordered groups
     QUEUE_RATE_COUNT,

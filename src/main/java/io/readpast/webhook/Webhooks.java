@@ -3,10 +3,8 @@ package io.readpast.webhook;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.runtime.configuration.DurationConverter;
-import io.readpast.core.BackgroundLoop;
+import io.readpast.core.FeatureClock;
 import io.readpast.core.FinishedJobs;
-import io.readpast.core.Timetable;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.core.BrokerException;
 import io.readpast.store.Database;
@@ -17,15 +15,13 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 /**
  * Completion webhooks: the sender every instance runs (when READPAST_WEBHOOK_SECRET is set), and
- * what operators can see and do (list, read, retry). The sender sleeps until jobs finish on this
- * instance, until a retry it scheduled comes due, or at the latest readpast.webhooks.interval
- * (to send what other instances left behind, e.g. deliveries a dead instance had leased).
+ * what operators can see and do (list, read, retry). The {@link FeatureClock} runs the sender
+ * when deliveries come due (new ones, retries, and those a dead instance had leased, once their
+ * lease runs out) and at once when jobs finish on this instance.
  * Retention of finished deliveries is {@link io.readpast.core.Housekeeping}'s.
  */
 @ApplicationScoped
@@ -36,43 +32,34 @@ public class Webhooks {
     private final Database database;
     private final ReadpastConfig config;
     private final ObjectMapper mapper;
-    private final Timetable timetable;
+    private final FeatureClock clock;
     private final FinishedJobs finished;
     private volatile WebhookSender sender;
-    private volatile BackgroundLoop loop;
 
-    public Webhooks(Database database, ReadpastConfig config, ObjectMapper mapper, Timetable timetable,
+    public Webhooks(Database database, ReadpastConfig config, ObjectMapper mapper, FeatureClock clock,
                     FinishedJobs finished) {
         this.database = database;
         this.config = config;
         this.mapper = mapper;
-        this.timetable = timetable;
+        this.clock = clock;
         this.finished = finished;
     }
 
     void onStart(@Observes StartupEvent event) {
         if (config.webhooks().secret().isEmpty()) {
-            return; // webhooks off: no sender, no statement
+            return; // webhooks off: nothing to send
         }
-        Duration longest = DurationConverter.parseDuration(config.webhooks().interval());
-        loop = new BackgroundLoop("readpast-webhook-sender", timetable, longest, Duration.ofMillis(50), this::pass);
+        clock.register(FeatureClock.Task.DELIVERIES, () -> {
+            if (database.started()) {
+                sender().run();
+            }
+        });
         finished.listen(this::nudge);
-        loop.start();
     }
 
     /** Jobs finished here (or a test wants a look): send what is due at once. */
     public void nudge() {
-        BackgroundLoop l = loop;
-        if (l != null) {
-            l.wake();
-        }
-    }
-
-    private Instant pass() {
-        if (!database.started()) {
-            return Instant.now().plusSeconds(1);
-        }
-        return sender().run().nextAttempt();
+        clock.wake();
     }
 
     /** A sender configured like the one this instance runs (tests race several of them). */
@@ -100,10 +87,6 @@ public class Webhooks {
     }
 
     void onStop(@Observes ShutdownEvent event) {
-        BackgroundLoop l = loop;
-        if (l != null) {
-            l.stop();
-        }
         WebhookSender s = sender;
         if (s != null) {
             s.close();

@@ -55,7 +55,7 @@ class FeaturesMultiInstanceIT {
                 "READPAST_WEBHOOKS_LEASE_SECONDS", "5",
                 "READPAST_WEBHOOKS_TIMEOUT", "PT2S",
                 // deliveries a killed instance had leased are taken over at the next periodic look
-                "READPAST_WEBHOOKS_INTERVAL", "2s"));
+                "READPAST_SWEEPER_TIMERS_INTERVAL", "2s"));
     }
 
     @AfterAll

@@ -184,6 +184,7 @@ public class Driver {
             List<Long> myComplete = new ArrayList<>();
             String acks = null;  // the last batch, acknowledged with the next claim (ack-claim mode)
             int acking = 0;
+            int empties = 0;
             while (completed.get() < n) {
                 if (System.nanoTime() - d0 > timeoutNs) {
                     throw new IllegalStateException("drain timed out at " + completed.get() + " of " + n);
@@ -205,10 +206,13 @@ public class Driver {
                     acking = 0;
                 }
                 if (got[0] == 0) {
+                    // nothing claimable (the drain's tail, or rows other claims hold): back off
+                    // 2 ms, doubling up to 20 ms, as a worker would rather than spin
                     emptyClaims.incrementAndGet();
-                    LockSupport.parkNanos(2_000_000);
+                    LockSupport.parkNanos(Math.min(20_000_000L, 2_000_000L << Math.min(4, empties++)));
                     continue;
                 }
+                empties = 0;
                 if (ackClaim) {
                     acks = sb.toString();
                     acking = got[0];

@@ -28,4 +28,5 @@ WHERE
             j.queue = q.name
             AND j.status = 0
             AND j.due_at <= SYSUTCDATETIME()
+            AND (j.expires_at IS NULL OR j.expires_at > SYSUTCDATETIME())
     );

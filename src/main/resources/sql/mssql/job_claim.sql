@@ -13,6 +13,10 @@
 -- its stack on WITH ... UPDATE ... OUTPUT INTO, and loses the joined table of an UPDATE ...
 -- FROM ... OUTPUT INTO in the SET list (both measured). ISNULL, not COALESCE, so that the
 -- subquery is evaluated once.
+-- A rate-limited queue (rate_limit claims per rate_period_ms) is, like a capped one, eligible
+-- only when queue_lock_capped locked it; its room is also limited by the claims left in the
+-- current window (the caller then counts the claimed jobs with queue_rate_count, in the same
+-- transaction). Grouped jobs (group_key) run one at a time per group, in enqueue order.
 -- The claimed ids go OUTPUT ... INTO a table variable (never a bare OUTPUT), and the rows
 -- are read back in claim order as the one result set of the batch.
 SET NOCOUNT ON;
@@ -51,11 +55,7 @@ INNER JOIN (
         -- eligible queues, with their free slots
         SELECT
             q.name,
-            CASE
-                WHEN q.max_workers IS NULL THEN @limit
-                WHEN q.max_workers > act.n THEN q.max_workers - act.n
-                ELSE 0 -- no free slot; TOP must never get a negative number
-            END AS room
+            CASE WHEN cap.room < rate.room THEN cap.room ELSE rate.room END AS room
         FROM readpast_queue AS q WITH (READCOMMITTEDLOCK)
         -- jobs leased or processing, counted for capped queues only (real locks, not row
         -- versions, so that claims committed just before the queue lock are counted)
@@ -66,10 +66,33 @@ INNER JOIN (
                 AND a.queue = q.name
                 AND a.status IN (1, 2)
         ) AS act
+        CROSS APPLY (
+            SELECT CASE
+                WHEN q.max_workers IS NULL THEN @limit
+                WHEN q.max_workers > act.n THEN q.max_workers - act.n
+                ELSE 0 -- no free slot; TOP must never get a negative number
+            END AS room
+        ) AS cap
+        -- rate limit: the claims left in the current window (epoch-aligned, database clock; the
+        -- queue row is locked by queue_lock_capped)
+        CROSS APPLY (
+            SELECT CASE
+                WHEN q.rate_limit IS NULL THEN @limit
+                WHEN
+                    q.rate_window
+                    = DATEDIFF_BIG(MILLISECOND, CAST('1970-01-01' AS datetime2(6)), SYSUTCDATETIME())
+                    / q.rate_period_ms
+                    THEN CASE
+                        WHEN q.rate_limit > q.rate_window_count THEN q.rate_limit - q.rate_window_count
+                        ELSE 0
+                    END
+                ELSE q.rate_limit
+            END AS room
+        ) AS rate
         WHERE q.paused = 0
             AND q.active = 1
             AND (
-                q.max_workers IS NULL
+                (q.max_workers IS NULL AND q.rate_limit IS NULL)
                 OR q.name IN (
                     SELECT CAST(l.value AS nvarchar(400)) FROM OPENJSON(@locked_queues) AS l
                 )
@@ -91,6 +114,23 @@ INNER JOIN (
         WHERE j.queue = e.name
             AND j.status = 0
             AND j.due_at <= SYSUTCDATETIME()
+            -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
+            AND (j.expires_at IS NULL OR j.expires_at > SYSUTCDATETIME())
+            -- ordered groups: a grouped job waits while a job of its group is LEASED or
+            -- PROCESSING, or one PENDING comes before it (group_seq: enqueue order). The group
+            -- is read with locking reads and no READPAST: a group member another claim is
+            -- taking right now is waited for (briefly), not skipped, so that two claims never
+            -- both start a job of one group.
+            AND (
+                j.group_key IS NULL
+                OR NOT EXISTS (
+                    SELECT 1
+                    FROM readpast_job AS g WITH (READCOMMITTEDLOCK)
+                    WHERE g.queue = j.queue
+                        AND g.group_key = j.group_key
+                        AND (g.status IN (1, 2) OR (g.status = 0 AND g.group_seq < j.group_seq))
+                )
+            )
         ORDER BY j.priority DESC, j.due_at ASC, j.id ASC
     ) AS c
     ORDER BY c.priority DESC, c.due_at ASC, c.id ASC

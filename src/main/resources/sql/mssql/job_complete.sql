@@ -2,17 +2,18 @@
 -- with @result. Guarded by id, lease id and status: no row means the lease was lost. (@lease_id
 -- is a UUID string; one that is not a UUID matches nothing.) The deleted row goes OUTPUT ...
 -- INTO a table variable (never a bare OUTPUT), is inserted into the archive from there, and
--- the archived row is read back as the one result set.
+-- the archived row is read back as the one result set. Its completion webhook, if the job or
+-- its queue names one, goes into the outbox (readpast_webhook) in the same batch.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
 DECLARE @moved TABLE (
     id bigint NOT NULL PRIMARY KEY,
-    queue nvarchar(200) NOT NULL,
-    type nvarchar(200) NOT NULL,
+    queue nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
+    type nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
     payload nvarchar(max) NOT NULL,
     tags nvarchar(max) NULL,
-    idempotency_key nvarchar(200) NULL,
+    idempotency_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
     priority int NOT NULL,
     status tinyint NOT NULL,
     attempt int NOT NULL,
@@ -31,7 +32,9 @@ DECLARE @moved TABLE (
     created_at datetime2(6) NOT NULL,
     started_at datetime2(6) NULL,
     updated_at datetime2(6) NOT NULL,
-    errors nvarchar(max) NULL
+    errors nvarchar(max) NULL,
+    webhook_url nvarchar(2000) NULL,
+    group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL
 );
 
 DELETE FROM readpast_job
@@ -41,14 +44,14 @@ OUTPUT
     deleted.max_attempts, deleted.due_at, deleted.worker_id, deleted.lease_id,
     deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.errors
+    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.errors, deleted.webhook_url, deleted.group_key
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
     max_attempts, due_at, worker_id, lease_id,
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at, errors
+    created_at, started_at, updated_at, errors, webhook_url, group_key
 )
 WHERE id = @id
     AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
@@ -57,13 +60,25 @@ WHERE id = @id
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 3, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, @result, m.created_by,
-    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id, m.errors
+    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id, m.errors, m.webhook_url, m.group_key
 FROM @moved AS m;
+
+-- the completion webhook (the job's URL, else its queue's) goes into the outbox in this same
+-- transaction
+INSERT INTO readpast_webhook (job_id, queue, event, url)
+SELECT
+    m.id,
+    m.queue,
+    N'job.succeeded',
+    COALESCE(m.webhook_url, q.webhook_url)
+FROM @moved AS m
+LEFT JOIN readpast_queue AS q ON m.queue = q.name
+WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL;
 
 SELECT a.*
 FROM readpast_job_archive AS a

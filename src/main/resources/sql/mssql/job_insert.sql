@@ -17,6 +17,15 @@ SET XACT_ABORT ON;
 
 DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
 
+-- a grouped job's place in its group (the caller holds the group's lock, job_group_lock)
+DECLARE @group_first sql_variant;
+DECLARE @group_seq bigint;
+IF @group_key IS NOT NULL
+BEGIN
+    EXEC sp_sequence_get_range N'readpast_job_group_seq', 1, @group_first OUTPUT;
+    SET @group_seq = CAST(@group_first AS bigint);
+END;
+
 IF NOT EXISTS (SELECT 1 FROM readpast_queue AS eq WHERE eq.name = @queue)
 BEGIN
     INSERT INTO readpast_queue (name)
@@ -30,7 +39,7 @@ END;
 
 INSERT INTO readpast_job (
     queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
-    created_by, modified_by
+    created_by, modified_by, webhook_url, expires_at, group_key, group_seq
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -50,7 +59,11 @@ SELECT
         )
     ),
     @created_by,
-    @created_by
+    @created_by,
+    @webhook_url,
+    @expires_at,
+    @group_key,
+    @group_seq
 FROM (SELECT 1 AS one) AS o
 LEFT JOIN readpast_queue AS q ON q.name = @queue
 WHERE @idempotency_key IS NULL

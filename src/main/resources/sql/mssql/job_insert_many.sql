@@ -2,7 +2,8 @@
 -- {"queue", "type", "payload" (JSON text, as a string), "tags" (JSON text or null),
 -- "idempotency_key", "priority", "max_attempts" (null: the queue's, else
 -- "default_max_attempts"), "run_at" (ISO-8601 UTC, e.g. 2030-01-01T12:00:00.123456Z, or
--- null), "delay_ms", "created_by"}. Returns the inserted rows, each with "ord", its position
+-- null), "delay_ms", "created_by", "webhook_url" (or null), "expires_at" (as run_at, or null)}.
+-- Returns the inserted rows, each with "ord", its position
 -- in @jobs (from 1), in item order.
 -- The items are parsed into a table variable (keys and queue names in the columns' binary
 -- collation, V5, so that they compare as the tables do): one OPENJSON pass over each item, its
@@ -25,7 +26,7 @@ DECLARE @item TABLE (
     ord int NOT NULL PRIMARY KEY,
     id bigint NULL,
     queue nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
-    type nvarchar(200) NOT NULL,
+    type nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
     payload nvarchar(max) NOT NULL,
     tags nvarchar(max) NULL,
     idempotency_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
@@ -34,7 +35,9 @@ DECLARE @item TABLE (
     default_max_attempts int NOT NULL,
     run_at datetime2(6) NULL,
     delay_ms bigint NOT NULL,
-    created_by nvarchar(200) NULL
+    created_by nvarchar(200) NULL,
+    webhook_url nvarchar(2000) NULL,
+    expires_at datetime2(6) NULL
 );
 DECLARE @missing TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY);
 DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
@@ -47,7 +50,7 @@ DECLARE @new_id TABLE (
 
 INSERT INTO @item (
     ord, queue, type, payload, tags, idempotency_key, priority, max_attempts,
-    default_max_attempts, run_at, delay_ms, created_by
+    default_max_attempts, run_at, delay_ms, created_by, webhook_url, expires_at
 )
 SELECT
     CAST(o.[key] AS int) + 1,
@@ -61,7 +64,9 @@ SELECT
     CAST(f.default_max_attempts AS int),
     CAST(CAST(f.run_at AS datetimeoffset(7)) AS datetime2(6)),
     CAST(f.delay_ms AS bigint),
-    f.created_by
+    f.created_by,
+    f.webhook_url,
+    CAST(CAST(f.expires_at AS datetimeoffset(7)) AS datetime2(6))
 FROM OPENJSON(@jobs) AS o
 CROSS APPLY (
     SELECT
@@ -75,7 +80,9 @@ CROSS APPLY (
         MAX(CASE WHEN p.[key] = N'default_max_attempts' THEN p.value END) AS default_max_attempts,
         MAX(CASE WHEN p.[key] = N'run_at' THEN p.value END) AS run_at,
         MAX(CASE WHEN p.[key] = N'delay_ms' THEN p.value END) AS delay_ms,
-        MAX(CASE WHEN p.[key] = N'created_by' THEN p.value END) AS created_by
+        MAX(CASE WHEN p.[key] = N'created_by' THEN p.value END) AS created_by,
+        MAX(CASE WHEN p.[key] = N'webhook_url' THEN p.value END) AS webhook_url,
+        MAX(CASE WHEN p.[key] = N'expires_at' THEN p.value END) AS expires_at
     FROM OPENJSON(o.value) AS p
 ) AS f;
 
@@ -112,7 +119,7 @@ END;
 
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
-    created_by, modified_by
+    created_by, modified_by, webhook_url, expires_at
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -133,7 +140,9 @@ SELECT
         )
     ),
     i.created_by,
-    i.created_by
+    i.created_by,
+    i.webhook_url,
+    i.expires_at
 FROM @item AS i
 LEFT JOIN readpast_queue AS q ON q.name = i.queue
 WHERE i.idempotency_key IS NULL

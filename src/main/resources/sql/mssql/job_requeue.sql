@@ -5,24 +5,30 @@
 -- attempts) stay. No row means there was no such dead or cancelled job. A live job holding the same idempotency key by now
 -- makes the insert fail with duplicate key 2601, and the whole batch rolls back (XACT_ABORT).
 -- The deleted rows go OUTPUT ... INTO a table variable (never a bare OUTPUT), the new hot row
--- is inserted from there, and read back as the one result set.
+-- is inserted from there, and read back as the one result set. A grouped job goes to the end
+-- of its group: a new group_seq (the caller holds the group's lock, job_group_lock).
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
 DECLARE @source TABLE (
     id bigint NOT NULL PRIMARY KEY,
-    queue nvarchar(200) NOT NULL,
-    type nvarchar(200) NOT NULL,
+    queue nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
+    type nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
     payload nvarchar(max) NOT NULL,
     tags nvarchar(max) NULL,
-    idempotency_key nvarchar(200) NULL,
+    idempotency_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
     priority int NOT NULL,
     max_attempts int NOT NULL,
     last_error nvarchar(max) NULL,
     errors nvarchar(max) NULL,
     created_by nvarchar(200) NULL,
-    created_at datetime2(6) NOT NULL
+    created_at datetime2(6) NOT NULL,
+    webhook_url nvarchar(2000) NULL,
+    group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL
 );
+
+DECLARE @group_first sql_variant;
+DECLARE @group_seq bigint;
 
 DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
 
@@ -30,11 +36,11 @@ DELETE FROM readpast_job_dead
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
-    deleted.errors, deleted.created_by, deleted.created_at
+    deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    errors, created_by, created_at
+    errors, created_by, created_at, webhook_url, group_key
 )
 WHERE id = @id;
 
@@ -42,24 +48,32 @@ DELETE FROM readpast_job_archive
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
-    deleted.errors, deleted.created_by, deleted.created_at
+    deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    errors, created_by, created_at
+    errors, created_by, created_at, webhook_url, group_key
 )
 WHERE id = @id
     AND status = 5;
 
+IF EXISTS (SELECT 1 FROM @source AS g WHERE g.group_key IS NOT NULL)
+BEGIN
+    EXEC sp_sequence_get_range N'readpast_job_group_seq', 1, @group_first OUTPUT;
+    SET @group_seq = CAST(@group_first AS bigint);
+END;
+
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, last_error, errors, created_by, modified_by, created_at, updated_at
+    due_at, last_error, errors, created_by, modified_by, created_at, updated_at, webhook_url, group_key,
+    group_seq
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
     s.id, s.queue, s.type, COALESCE(@payload, s.payload), s.tags, s.idempotency_key,
     s.priority, 0, 0, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.errors, s.created_by,
-    @modified_by, s.created_at, SYSUTCDATETIME()
+    @modified_by, s.created_at, SYSUTCDATETIME(), s.webhook_url, s.group_key,
+    CASE WHEN s.group_key IS NULL THEN NULL ELSE @group_seq END
 FROM @source AS s;
 
 SELECT j.*

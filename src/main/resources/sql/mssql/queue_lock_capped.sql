@@ -10,8 +10,10 @@
 -- seek and lock exactly those rows, on the clustered primary key (named, so that every
 -- claimer locks the same keys whatever plan is chosen, and the same keys that PUT, pause and
 -- resume lock first when they update the row: one lock order, no deadlock between a claim
--- and a queue update); READCOMMITTEDLOCK keeps real locks under RCSI. Paused and
--- active are checked again under the lock. Returns the names of the locked queues.
+-- and a queue update); READCOMMITTEDLOCK keeps real locks under RCSI. Paused and active are
+-- checked again under the lock. Rate-limited queues are locked the same way (their window
+-- count is in the row). Returns the names of the locked queues, and rate_limited = 1 for
+-- those whose claims the caller must count (queue_rate_count).
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
@@ -21,7 +23,7 @@ DECLARE @due TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL 
 INSERT INTO @due (name)
 SELECT q.name
 FROM readpast_queue AS q WITH (READCOMMITTEDLOCK)
-WHERE q.max_workers IS NOT NULL
+WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL)
     AND q.paused = 0
     AND q.active = 1
     AND (
@@ -36,11 +38,13 @@ WHERE q.max_workers IS NOT NULL
             AND j.due_at <= SYSUTCDATETIME()
     );
 
-SELECT q.name
+SELECT
+    q.name,
+    CASE WHEN q.rate_limit IS NULL THEN CAST(0 AS bit) ELSE CAST(1 AS bit) END AS rate_limited
 FROM readpast_queue AS q WITH (
     UPDLOCK, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK
 )
-WHERE q.max_workers IS NOT NULL
+WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL)
     AND q.paused = 0
     AND q.active = 1
     -- explicit collation: the column's own on SQL Server (V5), and never a conflict where the

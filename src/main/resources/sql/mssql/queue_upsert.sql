@@ -13,6 +13,9 @@ SET
     max_attempts = @max_attempts,
     backoff_base_ms = @backoff_base_ms,
     backoff_cap_ms = @backoff_cap_ms,
+    webhook_url = @webhook_url,
+    rate_limit = @rate_limit,
+    rate_period_ms = @rate_period_ms,
     updated_at = SYSUTCDATETIME()
 WHERE name = @name;
 
@@ -20,11 +23,12 @@ IF @@ROWCOUNT = 0
 BEGIN
     INSERT INTO readpast_queue (
         name, max_workers, paused, active, lease_seconds, max_attempts, backoff_base_ms,
-        backoff_cap_ms, updated_at
+        backoff_cap_ms, webhook_url, rate_limit, rate_period_ms, updated_at
     )
     VALUES (
         @name, @max_workers, @paused, @active, @lease_seconds,
-        @max_attempts, @backoff_base_ms, @backoff_cap_ms, SYSUTCDATETIME()
+        @max_attempts, @backoff_base_ms, @backoff_cap_ms, @webhook_url,
+        @rate_limit, @rate_period_ms, SYSUTCDATETIME()
     );
 END;
 

@@ -6,6 +6,8 @@
 -- pending jobs). :items is a JSON array of {"id", "lease_id", "result" (JSON text or null)}.
 -- Returns one row per claimed job (job columns), or one row of NULL job columns when nothing
 -- was claimed; the first row's "acked" is a JSON array of [id, queue] of the completed jobs.
+-- Completion webhooks of the acknowledged jobs go into the outbox in this same statement, and
+-- expired jobs (expiresAt) are not claimed, as in job_complete_many and job_claim.
 WITH items AS (
     SELECT x.id, x.lease_id, x.result
     FROM jsonb_to_recordset(CAST(:items AS jsonb)) AS x(id bigint, lease_id uuid, result text)
@@ -22,13 +24,21 @@ archived AS (
     INSERT INTO readpast_job_archive (
         id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
         due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-        started_at, updated_at, finished_at, lease_id, errors
+        started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key
     )
     SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
            due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by),
-           created_at, started_at, now(), now(), lease_id, errors
+           created_at, started_at, now(), now(), lease_id, errors, webhook_url, group_key
     FROM moved
     RETURNING id, queue
+),
+hook AS (
+    -- the completion webhook (job's URL, else the queue's), in this same transaction
+    INSERT INTO readpast_webhook (job_id, queue, event, url)
+    SELECT m.id, m.queue, 'job.succeeded', COALESCE(m.webhook_url, q.webhook_url)
+    FROM moved AS m
+    LEFT JOIN readpast_queue AS q ON q.name = m.queue
+    WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL
 ),
 eligible AS (
     SELECT q.name, q.lease_seconds
@@ -36,6 +46,7 @@ eligible AS (
     WHERE NOT q.paused
       AND q.active
       AND q.max_workers IS NULL
+      AND q.rate_limit IS NULL -- rate-limited queues are claimed under their queue lock
       AND (CAST(:queues AS jsonb) IS NULL
            OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
 ),
@@ -46,6 +57,14 @@ picked AS (
         SELECT j.id, j.priority, j.due_at
         FROM readpast_job AS j
         WHERE j.queue = e.name AND j.status = 0 AND j.due_at <= now()
+          -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
+          AND (j.expires_at IS NULL OR j.expires_at > now())
+          -- ordered groups: a grouped job waits while a job of its group is LEASED or
+          -- PROCESSING, or one PENDING comes before it (group_seq: enqueue order)
+          AND (j.group_key IS NULL OR NOT EXISTS (
+              SELECT 1 FROM readpast_job AS g
+              WHERE g.queue = j.queue AND g.group_key = j.group_key
+                AND (g.status IN (1, 2) OR (g.status = 0 AND g.group_seq < j.group_seq))))
         ORDER BY j.priority DESC, j.due_at, j.id
         LIMIT :limit
         FOR UPDATE SKIP LOCKED

@@ -13,7 +13,7 @@ WITH moved AS (
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 5, attempt, max_attempts,
        due_at, worker_id, progress, COALESCE(:error, last_error), NULL, created_by, COALESCE(:modified_by, modified_by),
@@ -29,6 +29,7 @@ SELECT id, queue, type, payload, tags, idempotency_key, priority, 5, attempt, ma
                        'error', CAST(:error AS text)))
                ) WITH ORDINALITY AS e(entry, n)
                WHERE e.n > jsonb_array_length(COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb))) - 19
-           ) END
+           ) END,
+       webhook_url, group_key
 FROM moved
 RETURNING *

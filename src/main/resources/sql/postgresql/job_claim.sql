@@ -3,20 +3,33 @@
 -- claim order with FOR UPDATE SKIP LOCKED, at most the queue's free slots; then the best
 -- :limit rows overall, ordered by priority then due time, become LEASED with a fresh lease
 -- (of the claim's length, else the queue's, else the broker default).
+-- A rate-limited queue (rate_limit claims per rate_period_ms) is, like a capped one, eligible
+-- only when the previous statement locked it; its room is also limited by the claims left in
+-- the current window (the caller then counts the claimed jobs with queue_rate_count, in the
+-- same transaction). Grouped jobs (group_key) run one at a time per group, in enqueue order.
 WITH eligible AS (
     SELECT
         q.name,
         q.lease_seconds,
-        CASE
-            WHEN q.max_workers IS NULL THEN CAST(:limit AS integer)
-            ELSE GREATEST(q.max_workers - (
-                SELECT count(*) FROM readpast_job AS a
-                WHERE a.queue = q.name AND a.status IN (1, 2)), 0)
-        END AS room
+        LEAST(
+            CASE
+                WHEN q.max_workers IS NULL THEN CAST(:limit AS integer)
+                ELSE GREATEST(q.max_workers - (
+                    SELECT count(*) FROM readpast_job AS a
+                    WHERE a.queue = q.name AND a.status IN (1, 2)), 0)
+            END,
+            -- rate limit: the claims left in the current window (epoch-aligned, database clock)
+            CASE
+                WHEN q.rate_limit IS NULL THEN CAST(:limit AS integer)
+                WHEN q.rate_window = floor(extract(epoch FROM now()) * 1000 / q.rate_period_ms)
+                    THEN GREATEST(q.rate_limit - q.rate_window_count, 0)
+                ELSE q.rate_limit
+            END
+        ) AS room
     FROM readpast_queue AS q
     WHERE NOT q.paused
       AND q.active
-      AND (q.max_workers IS NULL
+      AND ((q.max_workers IS NULL AND q.rate_limit IS NULL)
            OR q.name IN (SELECT jsonb_array_elements_text(CAST(:locked_queues AS jsonb))))
       AND (CAST(:queues AS jsonb) IS NULL
            OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
@@ -28,6 +41,14 @@ picked AS (
         SELECT j.id, j.priority, j.due_at
         FROM readpast_job AS j
         WHERE j.queue = e.name AND j.status = 0 AND j.due_at <= now()
+          -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
+          AND (j.expires_at IS NULL OR j.expires_at > now())
+          -- ordered groups: a grouped job waits while a job of its group is LEASED or
+          -- PROCESSING, or one PENDING comes before it (group_seq: enqueue order)
+          AND (j.group_key IS NULL OR NOT EXISTS (
+              SELECT 1 FROM readpast_job AS g
+              WHERE g.queue = j.queue AND g.group_key = j.group_key
+                AND (g.status IN (1, 2) OR (g.status = 0 AND g.group_seq < j.group_seq))))
         ORDER BY j.priority DESC, j.due_at, j.id
         LIMIT e.room
         FOR UPDATE SKIP LOCKED

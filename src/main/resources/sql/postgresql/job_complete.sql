@@ -1,18 +1,27 @@
--- The holder finished the job: it moves from the hot table to the archive as SUCCEEDED.
+-- The holder finished the job: it moves from the hot table to the archive as SUCCEEDED, and
+-- its completion webhook (if the job or its queue names one) goes into the outbox.
 WITH moved AS (
     DELETE FROM readpast_job
     WHERE id = :id
       AND lease_id = CAST(:lease_id AS uuid)
       AND status IN (1, 2)
     RETURNING *
+),
+hook AS (
+    -- the completion webhook (job's URL, else the queue's), in this same transaction
+    INSERT INTO readpast_webhook (job_id, queue, event, url)
+    SELECT m.id, m.queue, 'job.succeeded', COALESCE(m.webhook_url, q.webhook_url)
+    FROM moved AS m
+    LEFT JOIN readpast_queue AS q ON q.name = m.queue
+    WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL
 )
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
        due_at, worker_id, progress, last_error, :result, created_by, COALESCE(:modified_by, modified_by), created_at,
-       started_at, now(), now(), lease_id, errors
+       started_at, now(), now(), lease_id, errors, webhook_url, group_key
 FROM moved
 RETURNING *

@@ -1,6 +1,7 @@
 -- Batch acknowledgement: every item whose lease is held moves to the archive as SUCCEEDED,
 -- in one statement. :items is a JSON array of {"id", "lease_id", "result" (JSON text or null)}.
--- Returns the ids that were completed; the caller classifies the rest.
+-- Returns the ids that were completed; the caller classifies the rest. Completion webhooks
+-- (the job's URL, else its queue's) go into the outbox in the same statement.
 WITH items AS (
     SELECT x.id, x.lease_id, x.result
     FROM jsonb_to_recordset(CAST(:items AS jsonb)) AS x(id bigint, lease_id uuid, result text)
@@ -12,14 +13,22 @@ moved AS (
       AND j.lease_id = i.lease_id
       AND j.status IN (1, 2)
     RETURNING j.*, i.result AS new_result
+),
+hook AS (
+    -- the completion webhook (job's URL, else the queue's), in this same transaction
+    INSERT INTO readpast_webhook (job_id, queue, event, url)
+    SELECT m.id, m.queue, 'job.succeeded', COALESCE(m.webhook_url, q.webhook_url)
+    FROM moved AS m
+    LEFT JOIN readpast_queue AS q ON q.name = m.queue
+    WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL
 )
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
        due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by), created_at,
-       started_at, now(), now(), lease_id, errors
+       started_at, now(), now(), lease_id, errors, webhook_url, group_key
 FROM moved
 RETURNING id, queue

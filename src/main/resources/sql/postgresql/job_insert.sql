@@ -8,13 +8,15 @@ WITH new_queue AS (
 )
 INSERT INTO readpast_job (
     queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
-    created_by, modified_by
+    created_by, modified_by, webhook_url, expires_at, group_key, group_seq
 )
 SELECT
     :queue, :type, :payload, :tags, :idempotency_key, :priority,
     COALESCE(CAST(:max_attempts AS integer), q.max_attempts, CAST(:default_max_attempts AS integer)),
     COALESCE(CAST(:run_at AS timestamptz), now() + CAST(:delay_ms AS bigint) * interval '1 millisecond'),
-    :created_by, :created_by
+    :created_by, :created_by, :webhook_url, CAST(:expires_at AS timestamptz), CAST(:group_key AS varchar(200)),
+    -- a grouped job's place in its group (the caller holds the group's lock, job_group_lock)
+    CASE WHEN CAST(:group_key AS varchar(200)) IS NULL THEN NULL ELSE nextval('readpast_job_group_seq') END
 FROM (SELECT 1) AS one
 LEFT JOIN readpast_queue AS q ON q.name = :queue
 ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING

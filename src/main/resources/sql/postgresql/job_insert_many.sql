@@ -1,7 +1,8 @@
 -- Batch enqueue: every job of :jobs in one statement. :jobs is a JSON array of objects
 -- {"queue", "type", "payload" (JSON text, as a string), "tags" (JSON text or null),
 -- "idempotency_key", "priority", "max_attempts" (null: the queue's, else
--- "default_max_attempts"), "run_at" (ISO-8601 UTC or null), "delay_ms", "created_by"}.
+-- "default_max_attempts"), "run_at" (ISO-8601 UTC or null), "delay_ms", "created_by",
+-- "webhook_url" (or null), "expires_at" (ISO-8601 UTC or null)}.
 -- Missing queue rows are created (no settings: defaults apply). Each job gets its id from the
 -- sequence first, in item order, so that the rows that come back can be matched to their items;
 -- the inserts run in item order, so that of two items with the same idempotency key the first
@@ -11,17 +12,18 @@
 WITH items AS (
     SELECT
         x.ord, x.queue, x.type, x.payload, x.tags, x.idempotency_key, x.priority, x.max_attempts,
-        x.default_max_attempts, x.run_at, x.delay_ms, x.created_by,
+        x.default_max_attempts, x.run_at, x.delay_ms, x.created_by, x.webhook_url, x.expires_at,
         nextval(pg_get_serial_sequence('readpast_job', 'id')) AS id
     FROM ROWS FROM (
         jsonb_to_recordset(CAST(:jobs AS jsonb)) AS (
             queue varchar(200), type varchar(200), payload text, tags text, idempotency_key varchar(200),
             priority integer, max_attempts integer, default_max_attempts integer, run_at timestamptz,
-            delay_ms bigint, created_by varchar(200)
+            delay_ms bigint, created_by varchar(200), webhook_url varchar(2000),
+            expires_at timestamptz
         )
     ) WITH ORDINALITY AS x (
         queue, type, payload, tags, idempotency_key, priority, max_attempts, default_max_attempts, run_at,
-        delay_ms, created_by, ord
+        delay_ms, created_by, webhook_url, expires_at, ord
     )
     ORDER BY x.ord
 ),
@@ -34,13 +36,13 @@ new_queues AS (
 inserted AS (
     INSERT INTO readpast_job (
         id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
-        created_by, modified_by
+        created_by, modified_by, webhook_url, expires_at
     )
     SELECT
         i.id, i.queue, i.type, i.payload, i.tags, i.idempotency_key, i.priority,
         COALESCE(i.max_attempts, q.max_attempts, i.default_max_attempts),
         COALESCE(i.run_at, now() + i.delay_ms * interval '1 millisecond'),
-        i.created_by, i.created_by
+        i.created_by, i.created_by, i.webhook_url, i.expires_at
     FROM items AS i
     LEFT JOIN readpast_queue AS q ON q.name = i.queue
     ORDER BY i.ord

@@ -1,6 +1,7 @@
 -- Retries used up or a fatal error: the job moves to the dead-letter table as DEAD (unless a
 -- cancel was requested meanwhile: then it must end CANCELLED, see job_cancel_leased).
--- :error becomes last_error and is appended to errors (the last 20 attempts' errors).
+-- :error becomes last_error and is appended to errors (the last 20 attempts' errors). Its
+-- webhook (the job's URL, else its queue's) goes into the outbox in the same statement.
 WITH moved AS (
     DELETE FROM readpast_job
     WHERE id = :id
@@ -9,11 +10,19 @@ WITH moved AS (
       AND NOT cancel_requested
       AND (NOT CAST(:expired_only AS boolean) OR lease_expires_at <= now())
     RETURNING *
+),
+hook AS (
+    -- the completion webhook (job's URL, else the queue's), in this same transaction
+    INSERT INTO readpast_webhook (job_id, queue, event, url)
+    SELECT m.id, m.queue, 'job.dead', COALESCE(m.webhook_url, q.webhook_url)
+    FROM moved AS m
+    LEFT JOIN readpast_queue AS q ON q.name = m.queue
+    WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL
 )
 INSERT INTO readpast_job_dead (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, max_attempts,
        due_at, worker_id, progress, :error, NULL, created_by, COALESCE(:modified_by, modified_by), created_at,
@@ -29,6 +38,7 @@ SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, ma
                    'error', CAST(:error AS text)))
            ) WITH ORDINALITY AS e(entry, n)
            WHERE e.n > jsonb_array_length(COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb))) - 19
-       )
+       ),
+       webhook_url, group_key
 FROM moved
 RETURNING *

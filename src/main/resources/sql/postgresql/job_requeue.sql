@@ -1,6 +1,7 @@
 -- A DEAD or CANCELLED job goes back to the hot table as PENDING, due now, attempts reset,
 -- keeping its id; :payload (JSON text) replaces the payload when given. Its errors stay: the
--- history of earlier attempts.
+-- history of earlier attempts. A grouped job goes to the end of its group: a new group_seq
+-- (the caller holds the group's lock, job_group_lock).
 WITH from_dead AS (
     DELETE FROM readpast_job_dead WHERE id = :id RETURNING *
 ),
@@ -14,9 +15,11 @@ source AS (
 )
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, last_error, errors, created_by, modified_by, created_at, updated_at
+    due_at, last_error, errors, created_by, modified_by, created_at, updated_at, webhook_url, group_key,
+    group_seq
 )
 SELECT id, queue, type, COALESCE(:payload, payload), tags, idempotency_key, priority, 0, 0,
-       max_attempts, now(), last_error, errors, created_by, :modified_by, created_at, now()
+       max_attempts, now(), last_error, errors, created_by, :modified_by, created_at, now(), webhook_url, group_key,
+       CASE WHEN group_key IS NULL THEN NULL ELSE nextval('readpast_job_group_seq') END
 FROM source
 RETURNING *

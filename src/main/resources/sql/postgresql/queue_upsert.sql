@@ -1,11 +1,12 @@
 -- PUT /queues/{name}: create or replace the queue's settings.
 INSERT INTO readpast_queue (
     name, max_workers, paused, active, lease_seconds, max_attempts, backoff_base_ms,
-    backoff_cap_ms, updated_at
+    backoff_cap_ms, webhook_url, rate_limit, rate_period_ms, updated_at
 )
 VALUES (
     :name, CAST(:max_workers AS integer), :paused, :active, CAST(:lease_seconds AS integer),
-    CAST(:max_attempts AS integer), CAST(:backoff_base_ms AS bigint), CAST(:backoff_cap_ms AS bigint), now()
+    CAST(:max_attempts AS integer), CAST(:backoff_base_ms AS bigint), CAST(:backoff_cap_ms AS bigint), :webhook_url,
+    CAST(:rate_limit AS integer), CAST(:rate_period_ms AS bigint), now()
 )
 ON CONFLICT (name) DO UPDATE
 SET max_workers = EXCLUDED.max_workers,
@@ -15,5 +16,8 @@ SET max_workers = EXCLUDED.max_workers,
     max_attempts = EXCLUDED.max_attempts,
     backoff_base_ms = EXCLUDED.backoff_base_ms,
     backoff_cap_ms = EXCLUDED.backoff_cap_ms,
+    webhook_url = EXCLUDED.webhook_url,
+    rate_limit = EXCLUDED.rate_limit,
+    rate_period_ms = EXCLUDED.rate_period_ms,
     updated_at = now()
 RETURNING name

@@ -71,12 +71,21 @@ public final class TestDb {
     public static void clean() {
         try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
             c.setAutoCommit(true);
-            for (String t : new String[] {"readpast_job", "readpast_job_archive", "readpast_job_dead", "readpast_queue"}) {
+            // schedules first: the schedule sweeper must find nothing to fire into the emptied job tables
+            for (String t : new String[] {"readpast_schedule", "readpast_schedule_fire",
+                    "readpast_job", "readpast_job_archive", "readpast_job_dead", "readpast_queue", "readpast_webhook", "readpast_unique_key"}) {
                 s.executeUpdate("DELETE FROM " + t);
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** An instant as a bind value for this engine's time columns (timestamptz, or datetime2 holding UTC). */
+    public static Object time(java.time.Instant t) {
+        return engine() == Engine.SQLSERVER
+                ? java.time.LocalDateTime.ofInstant(t, java.time.ZoneOffset.UTC)
+                : java.time.OffsetDateTime.ofInstant(t, java.time.ZoneOffset.UTC);
     }
 
     /**
@@ -97,6 +106,11 @@ public final class TestDb {
         }
     }
 
+    /** Runs one statement (set-up a test cannot do through the API); returns the update count. */
+    public static int exec(String sql, Object... args) {
+        return update(sql, args);
+    }
+
     public static long count(String sql, Object... args) {
         try (Connection c = dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             c.setAutoCommit(true);
@@ -108,6 +122,36 @@ public final class TestDb {
                 return rs.getLong(1);
             }
         } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Every Readpast table, for {@link #snapshot()}. */
+    public static final java.util.List<String> TABLES = java.util.List.of("readpast_job", "readpast_job_archive",
+            "readpast_job_dead", "readpast_queue", "readpast_schedule", "readpast_schedule_fire", "readpast_webhook",
+            "readpast_unique_key");
+
+    /** Row counts and a digest of every row of every Readpast table: equal snapshots mean nothing changed. */
+    public static String snapshot() {
+        StringBuilder out = new StringBuilder();
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement()) {
+            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+            for (String t : TABLES) {
+                int rows = 0;
+                try (ResultSet rs = s.executeQuery("SELECT * FROM " + t + " ORDER BY 1, 2")) {
+                    int n = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        rows++;
+                        for (int i = 1; i <= n; i++) {
+                            md.update(String.valueOf(rs.getObject(i)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                            md.update((byte) 0);
+                        }
+                    }
+                }
+                out.append(t).append('=').append(rows).append(' ');
+            }
+            return out.append(java.util.HexFormat.of().formatHex(md.digest())).toString();
+        } catch (SQLException | java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

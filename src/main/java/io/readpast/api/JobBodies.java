@@ -99,8 +99,10 @@ public class JobBodies {
         String tags = tagsJson(b.tags());
         Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
         String key = Validate.idempotencyKey(b.idempotencyKey());
+        String webhookUrl = io.readpast.webhook.WebhookUrls.check("webhookUrl", b.webhookUrl(), config.webhooks());
         return new Broker.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
-                delaySeconds * 1000, caller.name());
+                delaySeconds * 1000, caller.name(), webhookUrl, JobOptions.expiresAt(b.expiresAt(), runAt),
+                JobOptions.uniqueFor(b.uniqueFor()), Validate.text("groupKey", b.groupKey(), Validate.NAME_MAX, false));
     }
 
     String tagsJson(List<String> tags) {

@@ -23,7 +23,7 @@ import java.util.List;
 @JsonPropertyOrder({"id", "queue", "type", "payload", "priority", "status", "attempt", "maxAttempts", "tags",
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
         "heartbeatAt", "progress", "cancelRequested", "lastError", "errors", "result", "idempotencyKey", "createdBy",
-        "modifiedBy"})
+        "modifiedBy", "webhookUrl", "expiresAt", "groupKey"})
 @Schema(description = "A job, wherever it lives: PENDING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
         + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
 public record JobView(
@@ -98,7 +98,16 @@ public record JobView(
         String createdBy,
         @Schema(nullable = true, description = "Name of the API key that changed the job last; null with "
                 + "authentication off.", examples = "mailer")
-        String modifiedBy) {
+        String modifiedBy,
+        @Schema(nullable = true, description = "The job's own completion webhook; null when it names none (its "
+                + "queue's webhook, if any, applies).", examples = "https://shop.example/hooks/readpast")
+        String webhookUrl,
+        @Schema(nullable = true, description = "While the job is PENDING, LEASED or PROCESSING: when it may no longer "
+                + "start (null: never). Null for finished jobs.")
+        Instant expiresAt,
+        @Schema(nullable = true, description = "The job's ordered group in its queue; null: none.",
+                examples = "customer-42")
+        String groupKey) {
 
     @Schema(description = "The error one failed attempt ended with.")
     public record AttemptError(
@@ -134,7 +143,7 @@ public record JobView(
                 r.dueAt(), r.createdAt(), r.updatedAt(), r.startedAt(), r.finishedAt(), r.workerId(),
                 withLease ? r.leaseId() : null, r.leaseExpiresAt(), r.heartbeatAt(), r.progress(),
                 r.cancelRequested(), r.lastError(), withErrors ? errors(r.errors()) : null, r.result(),
-                r.idempotencyKey(), r.createdBy(), r.modifiedBy());
+                r.idempotencyKey(), r.createdBy(), r.modifiedBy(), r.webhookUrl(), r.expiresAt(), r.groupKey());
     }
 
     /** The stored JSON array of {"attempt", "at", "workerId", "error"}, as records. */

@@ -39,7 +39,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                 @Tag(name = "Operators", description = "Cancel, requeue, delete, browse, dead letters (role admin)"),
                 @Tag(name = "Queues", description = "Queue settings, counts and throughput (role admin)"),
                 @Tag(name = "Keys", description = "API keys: who the presented key is (any role); keys made and "
-                        + "deleted at run time (role admin)")
+                        + "deleted at run time (role admin)"),
+                @Tag(name = "Schedules", description = "Recurring schedules that enqueue jobs (role admin)"),
+                @Tag(name = "Webhooks", description = "Completion webhook deliveries (role admin)")
         },
         components = @Components(schemas = @Schema(name = ApiDocs.ANY_VALUE,
                 description = "Any JSON value: object, array, string, number, boolean or null."),

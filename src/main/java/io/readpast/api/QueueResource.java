@@ -68,9 +68,17 @@ public class QueueResource {
         Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
         Long base = Validate.optionalRange("backoffBaseSeconds", b.backoffBaseSeconds(), 0L, DAY);
         Long cap = Validate.optionalRange("backoffCapSeconds", b.backoffCapSeconds(), 0L, 30 * DAY);
+        String webhookUrl = io.readpast.webhook.WebhookUrls.check("webhookUrl", b.webhookUrl(), config.webhooks());
+        Integer rateLimit = Validate.optionalRange("rateLimit", b.rateLimit(), 0, 1_000_000);
+        Integer ratePeriod = Validate.optionalRange("ratePeriodSeconds", b.ratePeriodSeconds(), 1, 86_400);
+        if ((rateLimit == null) != (ratePeriod == null)) {
+            throw io.readpast.core.BrokerException.invalid("Give 'rateLimit' and 'ratePeriodSeconds' together "
+                    + "(or neither, for no rate limit).");
+        }
         var settings = new QueueSettings(queue, maxWorkers, Boolean.TRUE.equals(b.paused()),
                 b.active() == null || b.active(), lease, maxAttempts,
-                base == null ? null : base * 1000, cap == null ? null : cap * 1000);
+                base == null ? null : base * 1000, cap == null ? null : cap * 1000, webhookUrl,
+                rateLimit, ratePeriod == null ? null : ratePeriod * 1000L);
         return Responses.QueueView.of(broker.putQueue(settings, caller.name()));
     }
 

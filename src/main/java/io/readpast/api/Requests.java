@@ -52,7 +52,30 @@ public final class Requests {
                     + "PROCESSING) job holds this key, enqueueing again answers 200 with that job and creates "
                     + "nothing; once it finished, the key is free again.",
                     maxLength = 200, examples = "welcome-a@b.c")
-            String idempotencyKey) {
+            String idempotencyKey,
+            @Schema(description = "Completion webhook: when the job becomes SUCCEEDED or DEAD, the broker POSTs it "
+                    + "here (signed; see README, Webhooks). An absolute http(s) URL of at most 2000 characters, "
+                    + "on a host READPAST_WEBHOOK_ALLOWED_HOSTS allows. Absent: the queue's webhookUrl, if any. "
+                    + "Refused (400) when the broker has no READPAST_WEBHOOK_SECRET.",
+                    maxLength = 2000, format = "uri", examples = "https://shop.example/hooks/readpast")
+            String webhookUrl,
+            @Schema(description = "Unique for this many seconds (1 to 31622400): until then, enqueueing the same job "
+                    + "again answers 200 with this job and creates nothing, whatever its status (finished too). "
+                    + "'The same job' is the same idempotencyKey when one is given (keys are global), else the "
+                    + "same queue, type and payload (object members in any order).",
+                    minimum = "1", maximum = "31622400", examples = "3600")
+            Long uniqueFor,
+            @Schema(description = "Never start after this ISO-8601 date-time with offset: claims skip the job from "
+                    + "then on, and it becomes DEAD ('expired: not started before its expiresAt', with its webhook). "
+                    + "A job already claimed by then runs on. Must be after runAt when both are given.",
+                    format = "date-time", examples = "2030-01-01T12:05:00Z")
+            String expiresAt,
+            @Schema(description = "Ordered group (as SQS FIFO message groups): jobs with the same groupKey in a queue "
+                    + "run one at a time, in enqueue order; a job waits while one of its group is LEASED or "
+                    + "PROCESSING, or an earlier one is PENDING (also waiting for a retry). Other groups and "
+                    + "ungrouped jobs proceed. 1-200 characters without control characters.",
+                    maxLength = 200, examples = "customer-42")
+            String groupKey) {
     }
 
     @Schema(description = "A claim: lease up to 'limit' due jobs.", requiredProperties = "workerId")
@@ -211,7 +234,21 @@ public final class Requests {
             Long backoffBaseSeconds,
             @Schema(description = "Retry backoff cap in seconds. Absent: readpast.defaults.backoff-cap (1 h).",
                     minimum = "0", maximum = "2592000", examples = "600")
-            Long backoffCapSeconds) {
+            Long backoffCapSeconds,
+            @Schema(description = "Completion webhook for the queue's jobs that name none: when one becomes "
+                    + "SUCCEEDED or DEAD, the broker POSTs it here (signed; see README, Webhooks). Absent or null: "
+                    + "none. Rules as for the job's webhookUrl.",
+                    maxLength = 2000, format = "uri", examples = "https://shop.example/hooks/readpast")
+            String webhookUrl,
+            @Schema(description = "Rate limit: at most this many claims from the queue in each ratePeriodSeconds "
+                    + "window, across all workers and broker instances (counted in the database; windows aligned "
+                    + "on the epoch, database clock). A claim then gets fewer jobs (or none) instead of waiting. "
+                    + "Give it with ratePeriodSeconds; absent or null: unlimited.",
+                    minimum = "0", maximum = "1000000", examples = "100")
+            Integer rateLimit,
+            @Schema(description = "The rate limit's window in seconds (1-86400); required with rateLimit.",
+                    minimum = "1", maximum = "86400", examples = "60")
+            Integer ratePeriodSeconds) {
     }
 
     @Schema(description = "A new API key.", requiredProperties = {"name", "roles"})

@@ -144,7 +144,16 @@ public final class Responses {
             @Schema(description = "When the queue was first used or configured.")
             Instant createdAt,
             @Schema(description = "Last settings change.")
-            Instant updatedAt) {
+            Instant updatedAt,
+            @Schema(nullable = true, description = "Completion webhook for jobs that name none; null: none.",
+                    examples = "https://shop.example/hooks/readpast")
+            String webhookUrl,
+            @Schema(nullable = true, description = "Most claims per ratePeriodSeconds window; null: unlimited.",
+                    examples = "100")
+            Integer rateLimit,
+            @Schema(nullable = true, description = "The rate limit's window in seconds; null without a rate limit.",
+                    examples = "60")
+            Long ratePeriodSeconds) {
 
         static QueueView of(QueueRow q) {
             QueueRow.Counts c = q.counts();
@@ -154,7 +163,8 @@ public final class Responses {
                     q.backoffCapMs() == null ? null : q.backoffCapMs() / 1000,
                     c == null ? null : c.pending(), c == null ? null : c.scheduled(),
                     c == null ? null : c.leased(), c == null ? null : c.processing(), c == null ? null : c.dead(),
-                    lag, q.createdAt(), q.updatedAt());
+                    lag, q.createdAt(), q.updatedAt(), q.webhookUrl(), q.rateLimit(),
+                    q.ratePeriodMs() == null ? null : q.ratePeriodMs() / 1000);
         }
     }
 

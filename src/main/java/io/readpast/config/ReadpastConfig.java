@@ -26,6 +26,74 @@ public interface ReadpastConfig {
 
     Metrics metrics();
 
+    Schedules schedules();
+
+    Webhooks webhooks();
+
+    /** Completion webhooks (README "Webhooks"). */
+    interface Webhooks {
+        /**
+         * READPAST_WEBHOOK_SECRET: the HMAC-SHA256 key that signs every delivery. Without it,
+         * webhook URLs are refused (400) and nothing is sent.
+         */
+        Optional<String> secret();
+
+        /**
+         * READPAST_WEBHOOK_ALLOWED_HOSTS: comma-separated host names webhooks may target
+         * ({@code *.example.com} matches subdomains). Absent: any host.
+         */
+        Optional<java.util.List<String>> allowedHosts();
+
+        /** Deliveries claimed (and sent in parallel) per round. */
+        @WithDefault("20")
+        int batch();
+
+        /** Attempts before a delivery is DEAD. */
+        @WithDefault("10")
+        int maxAttempts();
+
+        @WithDefault("PT10S")
+        Duration backoffBase();
+
+        @WithDefault("PT1H")
+        Duration backoffCap();
+
+        /** How long one POST may take (connect and answer). */
+        @WithDefault("PT10S")
+        Duration timeout();
+
+        /** A sender's lease on a delivery it is sending; must exceed the timeout. */
+        @WithDefault("60")
+        int leaseSeconds();
+
+        /** Delivered rows are kept this long. */
+        @WithDefault("P7D")
+        Duration deliveredRetention();
+
+        /** DEAD rows are kept this long. */
+        @WithDefault("P30D")
+        Duration deadRetention();
+    }
+
+    /** Recurring schedules (README "Schedules"). */
+    interface Schedules {
+        /** Due schedules handled per pass. */
+        @WithDefault("100")
+        int batch();
+
+        /** Most missed slots one schedule with catchUp ALL fires per pass (the rest follow in the next passes). */
+        @WithDefault("100")
+        int catchUpMax();
+
+        /** With catchUp NONE, a slot seen later than this after its time is skipped. */
+        @WithDefault("PT1M")
+        Duration misfireGrace();
+
+        /** Records of fired slots are kept this long (then deleted by the schedule sweeper). */
+        @WithDefault("P7D")
+        Duration fireRetention();
+    }
+
     interface Metrics {
         /** How often each instance refreshes the per-queue depth and lag gauges (one statement). */
         @WithDefault("15s")
@@ -128,6 +196,14 @@ public interface ReadpastConfig {
 
         @WithDefault("500")
         int leaseBatch();
+
+        /**
+         * The longest the feature clock sleeps (e.g. 30s): it wakes when the next schedule slot,
+         * job expiry or webhook delivery is due, and at the latest after this, to find what other
+         * instances set up (keep it below readpast.schedules.misfire-grace).
+         */
+        @WithDefault("30s")
+        String timersInterval();
     }
 
     /** How long finished jobs are kept, and how the retention sweeper works through them. */
@@ -147,5 +223,12 @@ public interface ReadpastConfig {
         /** Rows deleted per statement. */
         @WithDefault("1000")
         int batch();
+
+        /**
+         * How often each instance deletes old schedule fire records, run-out uniqueness keys and
+         * finished webhook deliveries (one statement per pass).
+         */
+        @WithDefault("5m")
+        String housekeepingInterval();
     }
 }

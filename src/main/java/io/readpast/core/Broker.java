@@ -34,14 +34,18 @@ public class Broker {
     /** Unknown queue names already logged by this instance (bounded). */
     private final java.util.Set<String> loggedUnknown = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Timetable timetable;
+    private final FinishedJobs finished;
+    private final ExpirySweeper expiries;
 
     public Broker(JobStore store, ReadpastConfig config, JobAnnouncer announcer, BrokerMetrics metrics,
-                  Timetable timetable) {
+                  Timetable timetable, FinishedJobs finished, ExpirySweeper expiries) {
         this.store = store;
         this.config = config;
         this.announcer = announcer;
         this.metrics = metrics;
         this.timetable = timetable;
+        this.finished = finished;
+        this.expiries = expiries;
     }
 
     /** Counts a settled job by the state it reached. */
@@ -58,6 +62,9 @@ public class Broker {
         }
         if (expired && event != BrokerMetrics.Event.EXPIRED) {
             metrics.count(BrokerMetrics.Event.EXPIRED, job.queue(), 1);
+        }
+        if (event == BrokerMetrics.Event.COMPLETED || event == BrokerMetrics.Event.DEAD) {
+            finished.finished(); // its webhook, if any, is in the outbox now
         }
         return job;
     }
@@ -99,17 +106,22 @@ public class Broker {
     }
 
     /**
-     * Enqueues a job. With an idempotency key held by a live job, returns that job instead
-     * (created false); concurrent identical enqueues make exactly one job.
+     * Enqueues a job. With an idempotency key held by a live job, or a uniqueness key held within
+     * its uniqueFor window, returns that job instead (created false); concurrent identical
+     * enqueues make exactly one job.
      */
     public Enqueued enqueue(NewJobRequest r) {
         NewJob job = toNewJob(r);
         for (int attempt = 0; attempt < 5; attempt++) {
             try {
-                Optional<JobRow> inserted = store.jobInsert(job);
+                Optional<JobStore.Inserted> inserted = store.jobInsert(job);
+                if (inserted.isPresent() && inserted.get().created()) {
+                    metrics.count(BrokerMetrics.Event.ENQUEUED, inserted.get().job().queue(), 1);
+                    expiries.noteExpiry(inserted.get().job().expiresAt());
+                    return new Enqueued(announced(inserted.get().job()), true);
+                }
                 if (inserted.isPresent()) {
-                    metrics.count(BrokerMetrics.Event.ENQUEUED, inserted.get().queue(), 1);
-                    return new Enqueued(announced(inserted.get()), true);
+                    return new Enqueued(sameQueue(inserted.get().job(), r.queue()), false);
                 }
             } catch (StoreException e) {
                 if (e.kind() != StoreException.Kind.DUPLICATE_KEY) {
@@ -117,7 +129,8 @@ public class Broker {
                 }
                 // a concurrent enqueue with the same key won: read its job below
             }
-            Optional<JobRow> existing = store.jobGetByKey(r.idempotencyKey());
+            Optional<JobRow> existing = r.idempotencyKey() == null ? Optional.empty()
+                    : store.jobGetByKey(r.idempotencyKey());
             if (existing.isPresent()) {
                 return new Enqueued(sameQueue(existing.get(), r.queue()), false);
             }
@@ -146,6 +159,7 @@ public class Broker {
                 for (Enqueued e : out) {
                     if (e.created()) {
                         metrics.count(BrokerMetrics.Event.ENQUEUED, e.job().queue(), 1);
+                        expiries.noteExpiry(e.job().expiresAt());
                         if (dueNow(e.job())) {
                             perQueue.merge(e.job().queue(), 1, Integer::sum);
                         } else {
@@ -187,7 +201,35 @@ public class Broker {
 
     private NewJob toNewJob(NewJobRequest r) {
         return new NewJob(r.queue(), r.type(), r.payload(), r.tags(), r.idempotencyKey(), r.priority(),
-                r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy());
+                r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy(), r.webhookUrl(),
+                r.expiresAt(), r.uniqueForSeconds() == null ? null : uniqueKey(r),
+                r.uniqueForSeconds() == null ? 0 : r.uniqueForSeconds() * 1000, r.groupKey());
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper CANONICAL = new com.fasterxml.jackson.databind.ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+    /**
+     * The uniqueness key of a uniqueFor enqueue: its idempotency key when it has one ("k:" +
+     * key, global like idempotency keys), else a digest of queue, type and payload ("h:" +
+     * SHA-256 hex; object members in any order count as the same payload).
+     */
+    static String uniqueKey(NewJobRequest r) {
+        if (r.idempotencyKey() != null) {
+            return "k:" + r.idempotencyKey();
+        }
+        try {
+            Object payload = CANONICAL.readValue(r.payload(), Object.class);
+            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+            for (String part : new String[] {r.queue(), r.type(), CANONICAL.writeValueAsString(payload)}) {
+                md.update(part.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                md.update((byte) 0);
+            }
+            return "h:" + java.util.HexFormat.of().formatHex(md.digest());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot digest the payload", e);
+        }
     }
 
     public JobRow get(long id) {
@@ -288,6 +330,9 @@ public class Broker {
     /** Answers each completion item: done in the batch, done earlier under this lease (200), or why not. */
     private List<Completion> completions(List<io.readpast.store.CompleteItem> items, java.util.Map<Long, String> done) {
         done.values().forEach(q -> metrics.count(BrokerMetrics.Event.COMPLETED, q, 1));
+        if (!done.isEmpty()) {
+            finished.finished(); // their webhooks, if any, are in the outbox now
+        }
         List<Completion> out = new java.util.ArrayList<>(items.size());
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (io.readpast.store.CompleteItem item : items) {
@@ -532,9 +577,15 @@ public class Broker {
         return store.jobGet(id).isPresent() ? BrokerException.leaseConflict(id) : BrokerException.jobNotFound(id);
     }
 
-    /** A validated enqueue; {@code payload} and {@code tags} are JSON text. */
+    /**
+     * A validated enqueue; {@code payload} and {@code tags} are JSON text; {@code webhookUrl} the
+     * job's own completion webhook (null: the queue's); {@code expiresAt} when it may no longer
+     * start (null: never); {@code uniqueForSeconds} its uniqueness window (null: none);
+     * {@code groupKey} its ordered group in the queue (null: none).
+     */
     public record NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
                                 int priority, Integer maxAttempts, java.time.Instant runAt, long delayMs,
-                                String createdBy) {
+                                String createdBy, String webhookUrl, java.time.Instant expiresAt,
+                                Long uniqueForSeconds, String groupKey) {
     }
 }

@@ -37,7 +37,7 @@ public class Timetable {
     }
 
     /** A statement answered with the database's {@code now}: keeps the clock offset current. */
-    void observedDbNow(Instant dbNow) {
+    public void observedDbNow(Instant dbNow) {
         if (dbNow != null) {
             skewMs = dbNow.toEpochMilli() - System.currentTimeMillis();
         }

@@ -55,12 +55,86 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public Optional<JobRow> jobInsert(NewJob job) {
-        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))));
+    public Optional<Inserted> jobInsert(NewJob job) {
+        if (job.uniqueKey() == null && job.groupKey() == null) {
+            return oneStatement(c -> single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))).map(r -> new Inserted(r, true)));
+        }
+        if (job.uniqueKey() == null) {
+            // a grouped job: its group's lock and the insert, in one transaction
+            return tx(c -> {
+                if (job.groupKey() != null) {
+                    lockGroup(c, job.queue(), job.groupKey());
+                }
+                return single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))).map(r -> new Inserted(r, true));
+            });
+        }
+        return tx(c -> Optional.of(insertUnique(c, job)));
+    }
+
+    /**
+     * uniqueFor: takes the job's uniqueness key and inserts it, in the caller's transaction. When
+     * another job holds the key within its window, that job is the answer (created false) and
+     * nothing is inserted; when the holder was deleted meanwhile, the key is taken over. When a
+     * live job holds the idempotency key, that job is the answer and stands for the key.
+     */
+    private Inserted insertUnique(Connection c, NewJob job) throws SQLException {
+        Params key = Params.of().str("unique_key", job.uniqueKey()).lng("unique_for_ms", job.uniqueForMs());
+        boolean taken = !query(c, Stmt.UNIQUE_KEY_CLAIM, key.bool("force", false), (rs, cols) -> Boolean.TRUE).isEmpty();
+        if (!taken) {
+            Long holder = single(query(c, Stmt.UNIQUE_KEY_GET, Params.of().str("unique_key", job.uniqueKey()),
+                    (rs, cols) -> lng(rs, cols, "job_id"))).orElse(null);
+            Optional<JobRow> held = holder == null ? Optional.empty()
+                    : single(queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", holder)));
+            if (held.isPresent()) {
+                return new Inserted(held.get(), false);
+            }
+            // the holder is gone (deleted, or purged by retention): the key is free for this job
+            query(c, Stmt.UNIQUE_KEY_CLAIM, Params.of().str("unique_key", job.uniqueKey())
+                    .lng("unique_for_ms", job.uniqueForMs()).bool("force", true), (rs, cols) -> Boolean.TRUE);
+        }
+        if (job.groupKey() != null) {
+            lockGroup(c, job.queue(), job.groupKey());
+        }
+        Optional<JobRow> row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)));
+        JobRow answer = row.isPresent() ? row.get()
+                : single(queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", job.idempotencyKey())))
+                        .orElseThrow(() -> new SQLException("idempotency key vanished", "40001"));
+        query(c, Stmt.UNIQUE_KEY_SET_JOB, Params.of().str("unique_key", job.uniqueKey()).lng("job_id", answer.id()),
+                (rs, cols) -> Boolean.TRUE);
+        return new Inserted(answer, row.isPresent());
     }
 
     @Override
     public List<Inserted> jobInsertMany(List<NewJob> jobs) {
+        if (jobs.stream().anyMatch(j -> j.uniqueKey() != null || j.groupKey() != null)) {
+            // uniqueFor needs a decision per item (and items may share a key), and grouped jobs
+            // need their group's lock: one by one, in order
+            return tx(c -> {
+                // the batch's group locks first, in one order, so that batches never wait in a circle
+                java.util.SortedSet<String> groups = new java.util.TreeSet<>();
+                for (NewJob job : jobs) {
+                    if (job.groupKey() != null) {
+                        groups.add(job.queue() + "\u001f" + job.groupKey());
+                    }
+                }
+                for (String g : groups) {
+                    int sep = g.indexOf('\u001f');
+                    lockGroup(c, g.substring(0, sep), g.substring(sep + 1));
+                }
+                List<Inserted> out = new ArrayList<>(jobs.size());
+                for (NewJob job : jobs) {
+                    if (job.uniqueKey() != null) {
+                        out.add(insertUnique(c, job));
+                        continue;
+                    }
+                    Optional<JobRow> row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)));
+                    out.add(row.isPresent() ? new Inserted(row.get(), true) : new Inserted(single(queryJobs(c,
+                            Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", job.idempotencyKey())))
+                            .orElseThrow(() -> new SQLException("idempotency key vanished", "40001")), false));
+                }
+                return out;
+            });
+        }
         Params p = Params.of().str("jobs", insertManyJson(jobs));
         return tx(c -> {
             // one statement inserts them all; it returns each inserted row with its position
@@ -109,6 +183,9 @@ public final class JdbcJobStore implements JobStore {
                         : j.runAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS).toString());
                 g.writeNumberField("delay_ms", j.delayMs());
                 g.writeStringField("created_by", j.createdBy());
+                g.writeStringField("webhook_url", j.webhookUrl());
+                g.writeStringField("expires_at", j.expiresAt() == null ? null
+                        : j.expiresAt().truncatedTo(java.time.temporal.ChronoUnit.MICROS).toString());
                 g.writeEndObject();
             }
             g.writeEndArray();
@@ -135,7 +212,10 @@ public final class JdbcJobStore implements JobStore {
                 .integer("default_max_attempts", job.defaultMaxAttempts())
                 .time("run_at", job.runAt())
                 .lng("delay_ms", job.delayMs())
-                .str("created_by", job.createdBy());
+                .str("created_by", job.createdBy())
+                .str("webhook_url", job.webhookUrl())
+                .time("expires_at", job.expiresAt())
+                .str("group_key", job.groupKey());
     }
 
     @Override
@@ -170,10 +250,34 @@ public final class JdbcJobStore implements JobStore {
      * claim's snapshot (PostgreSQL) sees every lease committed before the lock was granted.
      */
     private List<JobRow> claimLocked(Connection c, Params p, String queuesJson) throws SQLException {
-        List<String> locked = query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson),
-                (rs, cols) -> rs.getString(cols.get("name")));
+        List<String> locked = new ArrayList<>();
+        java.util.Set<String> rateLimited = new java.util.HashSet<>();
+        query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson), (rs, cols) -> {
+            String name = rs.getString(cols.get("name"));
+            locked.add(name);
+            if (rs.getBoolean(cols.get("rate_limited"))) {
+                rateLimited.add(name);
+            }
+            return Boolean.TRUE;
+        });
         p.str("locked_queues", Json.write(locked));
-        return claimed(queryJobs(c, Stmt.JOB_CLAIM, p));
+        List<JobRow> claimed = claimed(queryJobs(c, Stmt.JOB_CLAIM, p));
+        if (!rateLimited.isEmpty()) {
+            // Rate limits: count this claim in each rate-limited queue's window, in the same
+            // transaction, while its row is still locked (the next claim there reads the count).
+            Map<String, Integer> perQueue = new java.util.TreeMap<>();
+            for (JobRow j : claimed) {
+                if (rateLimited.contains(j.queue())) {
+                    perQueue.merge(j.queue(), 1, Integer::sum);
+                }
+            }
+            if (!perQueue.isEmpty()) {
+                List<Map<String, Object>> counts = new ArrayList<>();
+                perQueue.forEach((q, n) -> counts.add(Map.of("queue", q, "n", n)));
+                query(c, Stmt.QUEUE_RATE_COUNT, Params.of().str("counts", Json.write(counts)), (rs, cols) -> Boolean.TRUE);
+            }
+        }
+        return claimed;
     }
 
     @Override
@@ -362,7 +466,22 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public Optional<JobRow> jobRequeue(long id, String payload, String by) {
         Params p = Params.of().lng("id", id).str("payload", payload).str("modified_by", by);
-        return oneStatement(c -> single(queryJobs(c, Stmt.JOB_REQUEUE, p)));
+        return tx(c -> {
+            // a grouped job goes to the end of its group: take the group's lock first
+            Optional<JobRow> job = single(queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id)));
+            if (job.isPresent() && job.get().groupKey() != null) {
+                lockGroup(c, job.get().queue(), job.get().groupKey());
+            }
+            return single(queryJobs(c, Stmt.JOB_REQUEUE, p));
+        });
+    }
+
+    /**
+     * Ordered groups: holds the group's lock until the transaction ends, so that the group's
+     * jobs get their places (group_seq) in the order they become visible.
+     */
+    private void lockGroup(Connection c, String queue, String groupKey) throws SQLException {
+        query(c, Stmt.JOB_GROUP_LOCK, Params.of().str("queue", queue).str("group_key", groupKey), (rs, cols) -> Boolean.TRUE);
     }
 
     @Override
@@ -419,7 +538,7 @@ public final class JdbcJobStore implements JobStore {
 
     private int purgeOld(Stmt stmt, long olderThanMs, int limit) {
         Params p = Params.of().lng("older_than_ms", olderThanMs).integer("limit", limit);
-        return oneStatement(c -> query(c, stmt, p, (rs, cols) -> rs.getLong(1)).size());
+        return oneStatement(c -> query(c, stmt, p, (rs, cols) -> Boolean.TRUE).size());
     }
 
     @Override
@@ -472,7 +591,10 @@ public final class JdbcJobStore implements JobStore {
                 .integer("lease_seconds", s.leaseSeconds())
                 .integer("max_attempts", s.maxAttempts())
                 .lng("backoff_base_ms", s.backoffBaseMs())
-                .lng("backoff_cap_ms", s.backoffCapMs());
+                .lng("backoff_cap_ms", s.backoffCapMs())
+                .str("webhook_url", s.webhookUrl())
+                .integer("rate_limit", s.rateLimit())
+                .lng("rate_period_ms", s.ratePeriodMs());
         return writeQueue(Stmt.QUEUE_UPSERT, p, s.name());
     }
 
@@ -537,6 +659,218 @@ public final class JdbcJobStore implements JobStore {
     public boolean apiKeyDelete(String name) {
         return tx(c -> !query(c, Stmt.API_KEY_DELETE, Params.of().str("name", name), (rs, cols) -> rs.getString(1))
                 .isEmpty());
+    }
+
+    // ---- recurring schedules ---------------------------------------------------------------
+
+    @Override
+    public Instant dbNow() {
+        return oneStatement(c -> single(query(c, Stmt.DB_NOW, Params.of(), (rs, cols) -> instant(rs, cols, "now"))))
+                .orElseThrow(() -> new IllegalStateException("the database returned no time"));
+    }
+
+    @Override
+    public ScheduleRow scheduleUpsert(ScheduleRow s, String by) {
+        Params p = Params.of()
+                .str("name", s.name())
+                .str("cron", s.cron())
+                .str("time_zone", s.timeZone())
+                .str("queue", s.queue())
+                .str("type", s.type())
+                .str("payload", s.payload())
+                .str("tags", s.tags())
+                .integer("priority", s.priority())
+                .integer("max_attempts", s.maxAttempts())
+                .str("overlap", s.overlap())
+                .str("catch_up", s.catchUp())
+                .bool("paused", s.paused())
+                .time("next_fire_at", s.nextFireAt())
+                .str("modified_by", by);
+        return oneStatement(c -> single(query(c, Stmt.SCHEDULE_UPSERT, p, this::mapSchedule)))
+                .orElseThrow(() -> new IllegalStateException("schedule row missing after upsert"));
+    }
+
+    @Override
+    public Optional<ScheduleRow> scheduleGet(String name) {
+        return oneStatement(c -> single(query(c, Stmt.SCHEDULE_GET, Params.of().str("name", name), this::mapSchedule)));
+    }
+
+    @Override
+    public List<ScheduleRow> scheduleList(String after, int limit) {
+        Params p = Params.of().str("after", after).integer("limit", limit);
+        return oneStatement(c -> query(c, Stmt.SCHEDULE_LIST, p, this::mapSchedule));
+    }
+
+    @Override
+    public boolean scheduleDelete(String name) {
+        return oneStatement(c -> !query(c, Stmt.SCHEDULE_DELETE, Params.of().str("name", name), (rs, cols) -> rs.getString(1))
+                .isEmpty());
+    }
+
+    @Override
+    public Optional<ScheduleRow> scheduleSetPaused(String name, boolean paused, Instant nextFireAt) {
+        Params p = Params.of().str("name", name).bool("paused", paused).time("next_fire_at", nextFireAt);
+        return oneStatement(c -> single(query(c, Stmt.SCHEDULE_SET_PAUSED, p, this::mapSchedule)));
+    }
+
+    @Override
+    public List<String> scheduleListDue(int limit) {
+        return oneStatement(c -> query(c, Stmt.SCHEDULE_LIST_DUE, Params.of().integer("limit", limit),
+                (rs, cols) -> rs.getString(cols.get("name"))));
+    }
+
+    @Override
+    public Optional<ScheduleRow.Fired> scheduleFire(String name,
+                                                    java.util.function.Function<ScheduleRow.Due, ScheduleRow.FirePlan> planner,
+                                                    int defaultMaxAttempts) {
+        return tx(c -> {
+            Optional<ScheduleRow.Due> locked = single(query(c, Stmt.SCHEDULE_LOCK_DUE, Params.of().str("name", name),
+                    (rs, cols) -> new ScheduleRow.Due(mapSchedule(rs, cols), instant(rs, cols, "db_now"),
+                            rs.getBoolean(cols.get("last_job_live")))));
+            if (locked.isEmpty()) {
+                return Optional.<ScheduleRow.Fired>empty();
+            }
+            ScheduleRow s = locked.get().schedule();
+            ScheduleRow.FirePlan plan = planner.apply(locked.get());
+            boolean previousLive = locked.get().lastJobLive();
+            List<JobRow> jobs = new ArrayList<>();
+            int skipped = 0;
+            Instant lastSlot = null;
+            Long lastJob = null;
+            for (Instant slot : plan.slots()) {
+                boolean skip = "SKIP".equals(s.overlap()) && previousLive;
+                Params fire = Params.of().str("schedule_name", name).time("slot_at", slot).integer("outcome", skip ? 2 : 1);
+                if (query(c, Stmt.SCHEDULE_FIRE_INSERT, fire, (rs, cols) -> Boolean.TRUE).isEmpty()) {
+                    continue; // recorded before: this slot has fired already
+                }
+                lastSlot = slot;
+                if (skip) {
+                    skipped++;
+                    continue;
+                }
+                NewJob job = new NewJob(s.queue(), s.type(), s.payload(), s.tags(), null, s.priority(), s.maxAttempts(),
+                        defaultMaxAttempts, slot, 0, "schedule:" + name, null, null, null, 0, null);
+                JobRow row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)))
+                        .orElseThrow(() -> new IllegalStateException("scheduled job was not inserted"));
+                query(c, Stmt.SCHEDULE_FIRE_SET_JOB, Params.of().str("schedule_name", name).time("slot_at", slot)
+                        .lng("job_id", row.id()), (rs, cols) -> Boolean.TRUE);
+                jobs.add(row);
+                lastJob = row.id();
+                previousLive = true;
+            }
+            query(c, Stmt.SCHEDULE_ADVANCE, Params.of().str("name", name).time("next_fire_at", plan.next())
+                    .time("last_fire_at", lastSlot).lng("last_job_id", lastJob), (rs, cols) -> Boolean.TRUE);
+            return Optional.of(new ScheduleRow.Fired(jobs, skipped));
+        });
+    }
+
+    @Override
+    public NextTimes featureNextTimes() {
+        return oneStatement(c -> single(query(c, Stmt.FEATURE_NEXT_TIMES, Params.of(),
+                (rs, cols) -> new NextTimes(instant(rs, cols, "next_fire_at"), instant(rs, cols, "next_expiry"),
+                        instant(rs, cols, "next_delivery"), instant(rs, cols, "db_now")))))
+                .orElseThrow(() -> new IllegalStateException("feature_next_times returned no row"));
+    }
+
+    private ScheduleRow mapSchedule(ResultSet rs, Map<String, Integer> cols) throws SQLException {
+        return new ScheduleRow(
+                str(rs, cols, "name"),
+                str(rs, cols, "cron"),
+                str(rs, cols, "time_zone"),
+                str(rs, cols, "queue"),
+                str(rs, cols, "type"),
+                str(rs, cols, "payload"),
+                str(rs, cols, "tags"),
+                intOr(rs, cols, "priority", 0),
+                integer(rs, cols, "max_attempts"),
+                str(rs, cols, "overlap"),
+                str(rs, cols, "catch_up"),
+                rs.getBoolean(cols.get("paused")),
+                instant(rs, cols, "next_fire_at"),
+                instant(rs, cols, "last_fire_at"),
+                lng(rs, cols, "last_job_id"),
+                str(rs, cols, "created_by"),
+                str(rs, cols, "modified_by"),
+                instant(rs, cols, "created_at"),
+                instant(rs, cols, "updated_at"));
+    }
+
+    // ---- completion webhooks (outbox) ------------------------------------------------------
+
+    @Override
+    public List<WebhookRow> webhookClaim(int limit, int leaseSeconds) {
+        Params p = Params.of().integer("limit", limit).integer("lease_seconds", leaseSeconds);
+        return oneStatement(c -> query(c, Stmt.WEBHOOK_CLAIM, p, this::mapWebhook));
+    }
+
+    @Override
+    public boolean webhookDelivered(long seq, String leaseId, int statusCode) {
+        Params p = Params.of().lng("id", seq).str("lease_id", leaseId).integer("status_code", statusCode);
+        return oneStatement(c -> !query(c, Stmt.WEBHOOK_DELIVERED, p, (rs, cols) -> Boolean.TRUE).isEmpty());
+    }
+
+    @Override
+    public Optional<Instant> webhookFailed(long seq, String leaseId, Integer statusCode, String error, long delayMs,
+                                           boolean dead) {
+        Params p = Params.of().lng("id", seq).str("lease_id", leaseId).integer("status_code", statusCode)
+                .str("error", error).lng("delay_ms", delayMs).bool("dead", dead);
+        return oneStatement(c -> single(query(c, Stmt.WEBHOOK_FAILED, p, (rs, cols) -> instant(rs, cols, "due_at"))));
+    }
+
+    @Override
+    public List<WebhookRow> webhookList(Integer status, Long after, int limit) {
+        Params p = Params.of().integer("status", status).lng("after", after).integer("limit", limit);
+        return oneStatement(c -> query(c, Stmt.WEBHOOK_LIST, p, this::mapWebhook));
+    }
+
+    @Override
+    public Optional<WebhookRow> webhookGet(String deliveryId) {
+        return oneStatement(c -> single(query(c, Stmt.WEBHOOK_GET, Params.of().str("delivery_id", deliveryId), this::mapWebhook)));
+    }
+
+    @Override
+    public Optional<WebhookRow> webhookRetry(String deliveryId) {
+        return oneStatement(c -> single(query(c, Stmt.WEBHOOK_RETRY, Params.of().str("delivery_id", deliveryId), this::mapWebhook)));
+    }
+
+
+    private WebhookRow mapWebhook(ResultSet rs, Map<String, Integer> cols) throws SQLException {
+        String delivery = str(rs, cols, "delivery_id");
+        String lease = str(rs, cols, "lease_id");
+        return new WebhookRow(
+                rs.getLong(cols.get("id")),
+                delivery == null ? null : delivery.toLowerCase(Locale.ROOT),
+                rs.getLong(cols.get("job_id")),
+                str(rs, cols, "queue"),
+                str(rs, cols, "event"),
+                str(rs, cols, "url"),
+                intOr(rs, cols, "status", 0),
+                intOr(rs, cols, "attempt", 0),
+                instant(rs, cols, "due_at"),
+                lease == null ? null : lease.toLowerCase(Locale.ROOT),
+                integer(rs, cols, "last_status"),
+                str(rs, cols, "last_error"),
+                instant(rs, cols, "created_at"),
+                instant(rs, cols, "updated_at"),
+                instant(rs, cols, "delivered_at"));
+    }
+
+    // ---- expiresAt and uniqueFor ---------------------------------------------------------------
+
+    @Override
+    public List<String> jobExpirePending(int limit) {
+        return oneStatement(c -> query(c, Stmt.JOB_EXPIRE_PENDING, Params.of().integer("limit", limit),
+                (rs, cols) -> rs.getString(cols.get("queue"))));
+    }
+
+    @Override
+    public int[] housekeepingPurge(long fireOlderThanMs, long deliveredOlderThanMs, long deadOlderThanMs, int limit) {
+        Params p = Params.of().lng("fire_older_than_ms", fireOlderThanMs)
+                .lng("delivered_older_than_ms", deliveredOlderThanMs).lng("dead_older_than_ms", deadOlderThanMs)
+                .integer("limit", limit);
+        return oneStatement(c -> single(query(c, Stmt.HOUSEKEEPING_PURGE, p, (rs, cols) -> new int[] {
+                rs.getInt(cols.get("fires")), rs.getInt(cols.get("unique_keys")), rs.getInt(cols.get("webhooks"))})))
+                .orElse(new int[3]);
     }
 
     // ---- plumbing --------------------------------------------------------------------------
@@ -717,7 +1051,10 @@ public final class JdbcJobStore implements JobStore {
                 instant(rs, cols, "updated_at"),
                 instant(rs, cols, "finished_at"),
                 lng(rs, cols, "backoff_base_ms"),
-                lng(rs, cols, "backoff_cap_ms"));
+                lng(rs, cols, "backoff_cap_ms"),
+                str(rs, cols, "webhook_url"),
+                instant(rs, cols, "expires_at"),
+                str(rs, cols, "group_key"));
     }
 
     private QueueRow mapQueue(ResultSet rs, Map<String, Integer> cols) throws SQLException {
@@ -742,7 +1079,10 @@ public final class JdbcJobStore implements JobStore {
                 lng(rs, cols, "backoff_cap_ms"),
                 instant(rs, cols, "created_at"),
                 instant(rs, cols, "updated_at"),
-                counts);
+                counts,
+                str(rs, cols, "webhook_url"),
+                integer(rs, cols, "rate_limit"),
+                lng(rs, cols, "rate_period_ms"));
     }
 
     private static String str(ResultSet rs, Map<String, Integer> cols, String name) throws SQLException {

@@ -6,6 +6,9 @@ import java.time.Instant;
  * A job as stored, in whichever table it lives. JSON columns are kept as JSON text ({@code errors}:
  * the last attempts' errors, read only by the statements that select it, else null). The
  * {@code queueBackoff*} fields carry the job's queue settings where a statement joins them in.
+ * {@code webhookUrl} is the job's own completion webhook (null: the queue's, if any);
+ * {@code expiresAt} when a job not started by then never starts (hot rows only); {@code groupKey}
+ * its ordered group (null: none).
  */
 public record JobRow(
         long id,
@@ -36,5 +39,8 @@ public record JobRow(
         Instant updatedAt,
         Instant finishedAt,
         Long queueBackoffBaseMs,
-        Long queueBackoffCapMs) {
+        Long queueBackoffCapMs,
+        String webhookUrl,
+        Instant expiresAt,
+        String groupKey) {
 }

@@ -11,10 +11,12 @@ import java.util.Optional;
 public interface JobStore {
 
     /**
-     * Inserts a job (creating its queue row when missing). Empty when a live job already holds
-     * the idempotency key; DUPLICATE_KEY when a concurrent insert won the race.
+     * Inserts a job (creating its queue row when missing): the new row, created true. With a
+     * uniqueness key held by another job within its window (uniqueFor), that job, created false.
+     * Empty when a live job already holds the idempotency key; DUPLICATE_KEY when a concurrent
+     * insert won the race.
      */
-    Optional<JobRow> jobInsert(NewJob job);
+    Optional<Inserted> jobInsert(NewJob job);
 
     /**
      * Inserts every job in one transaction. Each answer is the new row, or the live job that
@@ -160,4 +162,95 @@ public interface JobStore {
 
     /** Stores a key unless one of that name exists; true when this call stored it. */
     boolean apiKeyInsert(StoredKey key);
+
+    // ---- recurring schedules ---------------------------------------------------------------
+
+    /** The database clock (schedule fire times are computed from it). */
+    java.time.Instant dbNow();
+
+    /**
+     * Creates or replaces a schedule ({@code settings.nextFireAt()} is the first fire time of the
+     * new expression); one that keeps its expression and time zone and is not paused keeps its
+     * next fire time. {@code by} is recorded as modified_by (and created_by on creation).
+     */
+    ScheduleRow scheduleUpsert(ScheduleRow settings, String by);
+
+    Optional<ScheduleRow> scheduleGet(String name);
+
+    /** Schedules by name after {@code after} (null: from the first). */
+    List<ScheduleRow> scheduleList(String after, int limit);
+
+    /** Deletes a schedule and its fire records; false when there was none. */
+    boolean scheduleDelete(String name);
+
+    /** Pauses or resumes; resuming a paused schedule sets its next fire time to {@code nextFireAt}. */
+    Optional<ScheduleRow> scheduleSetPaused(String name, boolean paused, java.time.Instant nextFireAt);
+
+    /** Names of schedules with a slot due now (database clock), most overdue first. */
+    List<String> scheduleListDue(int limit);
+
+    /**
+     * Fires one due schedule in one transaction: locks its row (skipping it when another
+     * instance holds it), asks {@code planner} which slots to fire, records each slot under the
+     * unique key (schedule, slot) so that none fires twice, enqueues the template's job for it
+     * (due at the slot time; with overlap SKIP, no job while the previous one is still live) and
+     * moves the schedule to the plan's next slot. Empty when the schedule was not due or was
+     * taken by another instance.
+     */
+    Optional<ScheduleRow.Fired> scheduleFire(String name,
+                                             java.util.function.Function<ScheduleRow.Due, ScheduleRow.FirePlan> planner,
+                                             int defaultMaxAttempts);
+
+    /**
+     * When the feature timer must next look (each null when nothing is planned): the earliest
+     * schedule slot, job expiry and webhook delivery, with the database's now.
+     */
+    record NextTimes(java.time.Instant nextFire, java.time.Instant nextExpiry, java.time.Instant nextDelivery,
+                     java.time.Instant dbNow) {
+    }
+
+    /** One statement: see {@link NextTimes}. */
+    NextTimes featureNextTimes();
+
+    // ---- completion webhooks (outbox) ------------------------------------------------------
+
+    /**
+     * Leases up to {@code limit} due deliveries (PENDING and due, or SENDING with an expired
+     * lease) for {@code leaseSeconds}, counting an attempt; rows other senders hold are skipped.
+     */
+    List<WebhookRow> webhookClaim(int limit, int leaseSeconds);
+
+    /** DELIVERED, if the lease is still held; false when another sender took it over. */
+    boolean webhookDelivered(long seq, String leaseId, int statusCode);
+
+    /**
+     * PENDING again after {@code delayMs}, or DEAD: when the next attempt is due (database
+     * clock); empty when the lease is no longer held.
+     */
+    Optional<java.time.Instant> webhookFailed(long seq, String leaseId, Integer statusCode, String error, long delayMs,
+                                              boolean dead);
+
+    /** Deliveries newest first, of one status (null: all), before sequence {@code after} (null: from the newest). */
+    List<WebhookRow> webhookList(Integer status, Long after, int limit);
+
+    Optional<WebhookRow> webhookGet(String deliveryId);
+
+    /** A DEAD delivery back to PENDING, due now, attempts from zero; empty when there is no DEAD one with that id. */
+    Optional<WebhookRow> webhookRetry(String deliveryId);
+
+
+    // ---- expiresAt and uniqueFor -------------------------------------------------------------
+
+    /**
+     * Moves up to {@code limit} PENDING jobs past their expiresAt to the dead letters (DEAD, with
+     * their webhooks); returns the queue of each.
+     */
+    List<String> jobExpirePending(int limit);
+
+    /**
+     * Housekeeping of the feature tables, up to {@code limit} rows each: fire records older than
+     * {@code fireOlderThanMs}, uniqueness keys whose window ran out, deliveries DELIVERED or DEAD
+     * longer ago than their retention. Returns the three counts, in that order.
+     */
+    int[] housekeepingPurge(long fireOlderThanMs, long deliveredOlderThanMs, long deadOlderThanMs, int limit);
 }

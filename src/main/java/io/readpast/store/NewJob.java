@@ -2,7 +2,13 @@ package io.readpast.store;
 
 import java.time.Instant;
 
-/** What the store needs to insert one job. {@code runAt} null means now plus {@code delayMs}. */
+/**
+ * What the store needs to insert one job. {@code runAt} null means now plus {@code delayMs};
+ * {@code webhookUrl} null means the queue's webhook, if any; {@code expiresAt} null means
+ * never. With a {@code uniqueKey}, the job is unique for {@code uniqueForMs}: while another job
+ * holds the key within its window, that job is the answer and nothing is inserted. Jobs with
+ * the same {@code groupKey} in a queue run one at a time, in enqueue order.
+ */
 public record NewJob(
         String queue,
         String type,
@@ -14,5 +20,10 @@ public record NewJob(
         int defaultMaxAttempts,
         Instant runAt,
         long delayMs,
-        String createdBy) {
+        String createdBy,
+        String webhookUrl,
+        Instant expiresAt,
+        String uniqueKey,
+        long uniqueForMs,
+        String groupKey) {
 }

@@ -14,7 +14,10 @@ public record QueueRow(
         Long backoffCapMs,
         Instant createdAt,
         Instant updatedAt,
-        Counts counts) {
+        Counts counts,
+        String webhookUrl,
+        Integer rateLimit,
+        Long ratePeriodMs) {
 
     /** Job counts of a queue; {@code oldestDueAt} is the due time of its oldest claimable job,
      * {@code lagSeconds} its age on the database clock. */

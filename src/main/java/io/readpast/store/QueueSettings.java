@@ -9,5 +9,8 @@ public record QueueSettings(
         Integer leaseSeconds,
         Integer maxAttempts,
         Long backoffBaseMs,
-        Long backoffCapMs) {
+        Long backoffCapMs,
+        String webhookUrl,
+        Integer rateLimit,
+        Long ratePeriodMs) {
 }

@@ -41,7 +41,36 @@ public enum Stmt {
     JOB_ANY_DUE,
     API_KEY_LIST,
     API_KEY_INSERT,
-    API_KEY_DELETE;
+    API_KEY_DELETE,
+    // recurring schedules
+    DB_NOW,
+    SCHEDULE_UPSERT,
+    SCHEDULE_GET,
+    SCHEDULE_LIST,
+    SCHEDULE_DELETE,
+    SCHEDULE_SET_PAUSED,
+    SCHEDULE_LIST_DUE,
+    SCHEDULE_LOCK_DUE,
+    SCHEDULE_FIRE_INSERT,
+    SCHEDULE_FIRE_SET_JOB,
+    SCHEDULE_ADVANCE,
+    FEATURE_NEXT_TIMES,
+    // completion webhooks (the outbox)
+    WEBHOOK_CLAIM,
+    WEBHOOK_DELIVERED,
+    WEBHOOK_FAILED,
+    WEBHOOK_LIST,
+    WEBHOOK_GET,
+    WEBHOOK_RETRY,
+    // expiresAt and uniqueFor
+    JOB_EXPIRE_PENDING,
+    UNIQUE_KEY_CLAIM,
+    UNIQUE_KEY_GET,
+    UNIQUE_KEY_SET_JOB,
+    HOUSEKEEPING_PURGE,
+    // rate limits and ordered groups
+    QUEUE_RATE_COUNT,
+    JOB_GROUP_LOCK;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

@@ -1,0 +1,6 @@
+-- One schedule.
+SET NOCOUNT ON;
+
+SELECT s.*
+FROM readpast_schedule AS s
+WHERE s.name = @name;

@@ -60,7 +60,7 @@ END;
 DROP INDEX ix_readpast_job_active ON readpast_job;
 CREATE INDEX ix_readpast_job_active ON readpast_job (queue) INCLUDE (status)
 WHERE status IN (1, 2);
-CREATE INDEX ix_readpast_job_expiry ON readpast_job (lease_expires_at)
+CREATE INDEX ix_readpast_job_lease_expiry ON readpast_job (lease_expires_at)
 WHERE status IN (1, 2);
 ALTER TABLE readpast_job_archive ADD CONSTRAINT ck_readpast_job_archive_status CHECK (status IN (3, 5));
 ALTER TABLE readpast_job_dead ADD CONSTRAINT ck_readpast_job_dead_status CHECK (status = 4);

@@ -18,12 +18,17 @@ SET XACT_ABORT ON;
 DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
 
 -- a grouped job's place in its group (the caller holds the group's lock, job_group_lock)
-DECLARE @group_first sql_variant;
+DECLARE @next_group_seq TABLE (
+    n int NOT NULL PRIMARY KEY,
+    v bigint NOT NULL DEFAULT (NEXT VALUE FOR readpast_job_group_seq)
+);
 DECLARE @group_seq bigint;
 IF @group_key IS NOT NULL
 BEGIN
-    EXEC sp_sequence_get_range N'readpast_job_group_seq', 1, @group_first OUTPUT;
-    SET @group_seq = CAST(@group_first AS bigint);
+    -- the next value of the group sequence, through a table variable's column default (not
+    -- sp_sequence_get_range, which Babelfish lacks; the offline parser takes this form)
+    INSERT INTO @next_group_seq (n) VALUES (1);
+    SELECT @group_seq = g.v FROM @next_group_seq AS g;
 END;
 
 IF NOT EXISTS (SELECT 1 FROM readpast_queue AS eq WHERE eq.name = @queue)

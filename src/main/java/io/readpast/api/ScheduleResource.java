@@ -56,13 +56,13 @@ public class ScheduleResource {
     @PUT
     @Path("/{name}")
     @Tag(name = "Schedules")
-    @Operation(summary = "Create or replace a recurring schedule",
+    @Operation(operationId = "putSchedule", summary = "Create or replace a recurring schedule",
             description = "At every fire time of the cron expression (read in the time zone), the broker enqueues the "
                     + "job template, due at that time. Each fire time enqueues at most one job, whatever the number of "
                     + "broker instances (a unique key on schedule and slot; the database clock decides when a slot is "
                     + "due). Replacing a schedule with the same expression and time zone keeps its next fire time; a "
                     + "new expression starts from its first slot after now. Jobs it enqueues are created by "
-                    + "'schedule:<name>'." + ApiDocs.ROLE_ADMIN)
+                    + "`schedule:<name>`." + ApiDocs.ROLE_ADMIN)
     @RequestBody(required = true, description = "The schedule.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = ScheduleBodies.SchedulePut.class),
                     examples = {
@@ -118,7 +118,7 @@ public class ScheduleResource {
     @GET
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Schedules")
-    @Operation(summary = "List schedules with their next fire times",
+    @Operation(operationId = "listSchedules", summary = "List schedules with their next fire times",
             description = "By name; keyset pagination: pass the previous page's 'next' as 'after'. Each schedule shows "
                     + "its next fire time and up to 5 upcoming ones." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "A page of schedules.",
@@ -146,7 +146,7 @@ public class ScheduleResource {
     @Path("/{name}")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Schedules")
-    @Operation(summary = "Read a schedule", description = "The schedule, its next fire times and its last fire."
+    @Operation(operationId = "getSchedule", summary = "Read a schedule", description = "The schedule, its next fire times and its last fire."
             + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The schedule.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = ScheduleBodies.ScheduleView.class),
@@ -167,7 +167,7 @@ public class ScheduleResource {
     @Path("/{name}")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Schedules")
-    @Operation(summary = "Delete a schedule",
+    @Operation(operationId = "deleteSchedule", summary = "Delete a schedule",
             description = "It fires no more. Jobs it already enqueued are not touched." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "204", description = "Deleted.")
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
@@ -187,7 +187,7 @@ public class ScheduleResource {
     @Path("/{name}/pause")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Schedules")
-    @Operation(summary = "Pause a schedule: it fires nothing until resumed",
+    @Operation(operationId = "pauseSchedule", summary = "Pause a schedule: it fires nothing until resumed",
             description = "Keeps its settings. Jobs it already enqueued are not touched. No request body."
                     + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The schedule, paused.",
@@ -209,7 +209,7 @@ public class ScheduleResource {
     @Path("/{name}/resume")
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Schedules")
-    @Operation(summary = "Resume a paused schedule",
+    @Operation(operationId = "resumeSchedule", summary = "Resume a paused schedule",
             description = "It fires next at its first slot after now: slots that passed while it was paused are not "
                     + "caught up. Resuming a schedule that is not paused changes nothing. No request body."
                     + ApiDocs.ROLE_ADMIN)

@@ -102,7 +102,7 @@ public class WebhookResource {
 
     @GET
     @Tag(name = "Webhooks")
-    @Operation(summary = "List webhook deliveries, newest first",
+    @Operation(operationId = "listWebhookDeliveries", summary = "List webhook deliveries, newest first",
             description = "Every SUCCEEDED or DEAD job whose job or queue names a webhookUrl has one delivery. Filter "
                     + "by status (DEAD: the ones that need attention). Keyset pagination: pass the previous page's "
                     + "'next' as 'after'." + ApiDocs.ROLE_ADMIN)
@@ -140,7 +140,7 @@ public class WebhookResource {
     @GET
     @Path("/{id}")
     @Tag(name = "Webhooks")
-    @Operation(summary = "Read a webhook delivery", description = "Its status, attempts and last error."
+    @Operation(operationId = "getWebhookDelivery", summary = "Read a webhook delivery", description = "Its status, attempts and last error."
             + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The delivery.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = DeliveryView.class),
@@ -160,7 +160,7 @@ public class WebhookResource {
     @POST
     @Path("/{id}/retry")
     @Tag(name = "Webhooks")
-    @Operation(summary = "Send a DEAD webhook delivery again",
+    @Operation(operationId = "retryWebhookDelivery", summary = "Send a DEAD webhook delivery again",
             description = "The delivery becomes PENDING, due now, with its attempts counted from zero, and keeps its "
                     + "id (a receiver that got it before can drop it). No request body." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The delivery, PENDING.",

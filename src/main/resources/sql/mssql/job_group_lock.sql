@@ -1,15 +1,17 @@
 -- Ordered groups: serialises enqueues (and requeues) into one group until the transaction
 -- ends, so that the group's jobs become visible in the order of their group_seq, drawn under
--- this lock. sp_getapplock, owned by the transaction; the resource is a digest of queue and
--- group key (resource names are limited to 255 characters). Waits at most 10 s, then fails.
+-- this lock. sp_getapplock, owned by the transaction; the resource is the group key (at most
+-- 200 characters) with a checksum of the queue name (resource names are limited to 255
+-- characters). Two queues whose names share a checksum share their groups' locks: that only
+-- serialises more, never less. (Not a hex digest: CONVERT(..., 2) of varbinary fails on
+-- Babelfish.) Waits at most 10 s, then fails.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
 DECLARE @result int;
 DECLARE @known int;
-DECLARE @resource nvarchar(255) = N'readpast:group:' + CONVERT(
-    nvarchar(64), HASHBYTES('SHA2_256', @queue + NCHAR(31) + @group_key), 2
-);
+DECLARE @resource nvarchar(255) = N'readpast:group:' + CAST(CHECKSUM(@queue) AS nvarchar(11)) + N':'
+    + @group_key;
 
 -- Under implicit transactions (mssql-jdbc with autocommit off) a transaction begins only with a
 -- statement that reads or writes a table, and sp_getapplock with a transaction owner needs one:

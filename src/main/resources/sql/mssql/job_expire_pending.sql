@@ -30,15 +30,6 @@ DECLARE @moved TABLE (
     group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL
 );
 
-WITH expired AS (
-    SELECT TOP (@limit) e.id
-    FROM readpast_job AS e WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
-    WHERE e.status = 0
-        AND e.expires_at IS NOT NULL
-        AND e.expires_at <= SYSUTCDATETIME()
-    ORDER BY e.expires_at ASC
-)
-
 DELETE j
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
@@ -52,7 +43,15 @@ INTO @moved (
     created_at, started_at, webhook_url, group_key
 )
 FROM readpast_job AS j WITH (ROWLOCK)
-INNER JOIN expired AS x ON j.id = x.id
+INNER JOIN (
+    -- a derived table, not WITH: Babelfish overflows its stack on WITH ... DELETE ... OUTPUT INTO
+    SELECT TOP (@limit) e.id
+    FROM readpast_job AS e WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
+    WHERE e.status = 0
+        AND e.expires_at IS NOT NULL
+        AND e.expires_at <= SYSUTCDATETIME()
+    ORDER BY e.expires_at ASC
+) AS x ON j.id = x.id
 WHERE j.status = 0;
 
 INSERT INTO readpast_job_dead (

@@ -11,14 +11,6 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
 DECLARE @claimed TABLE (id bigint NOT NULL PRIMARY KEY);
 
-WITH picked AS (
-    SELECT TOP (@limit) d.id
-    FROM readpast_webhook AS d WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
-    WHERE d.status IN (0, 1)
-        AND d.due_at <= SYSUTCDATETIME()
-    ORDER BY d.due_at ASC, d.id ASC
-)
-
 UPDATE w
 SET
     w.status = 1,
@@ -28,7 +20,18 @@ SET
     w.updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id INTO @claimed (id)
 FROM readpast_webhook AS w WITH (ROWLOCK)
-INNER JOIN picked AS p ON w.id = p.id;
+INNER JOIN (
+    -- a derived table, not WITH (Babelfish overflows its stack on some WITH ... UPDATE ...
+    -- OUTPUT INTO statements)
+    SELECT TOP (@limit) d.id
+    FROM readpast_webhook AS d WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
+    WHERE d.status IN (0, 1)
+        AND d.due_at <= SYSUTCDATETIME()
+    ORDER BY d.due_at ASC, d.id ASC
+) AS p ON w.id = p.id
+-- re-checked at the update: a delivery another sender leased meanwhile is not leased twice
+WHERE w.status IN (0, 1)
+    AND w.due_at <= SYSUTCDATETIME();
 
 SELECT w.*
 FROM readpast_webhook AS w

@@ -88,21 +88,26 @@ public class Driver {
         // "cold" round (a freshly started broker, as the JVM peers are measured); more rounds
         // follow until warmup-seconds have passed (the JIT compiles per request, and a round of
         // N jobs is only N/B claims). Then the timed round.
+        // After warmup-seconds, rounds go on while the JIT compiler threads still took more than
+        // 5% of the broker's CPU in the last round's drain (a broker that has run for a while has
+        // compiled its hot paths), for at most four times warmup-seconds.
         if (warmup > 0) {
             long w0 = System.nanoTime();
             String warmQueue = opts.getOrDefault("warmup-queue", "warmup");
-            round("cold", warmQueue, warmup);
+            double jit = round("cold", warmQueue, warmup);
             int rounds = 1;
-            while ((System.nanoTime() - w0) / 1e9 < warmupSeconds) {
-                round("warm" + ++rounds, warmQueue, warmup);
+            while ((System.nanoTime() - w0) / 1e9 < warmupSeconds
+                    || (jit > 0.05 && (System.nanoTime() - w0) / 1e9 < 4 * warmupSeconds)) {
+                jit = round("warm" + ++rounds, warmQueue, warmup);
             }
-            System.out.printf(Locale.ROOT, "RESULT warmup rounds=%d jobs=%d seconds=%.1f%n", rounds,
-                    (long) rounds * warmup, (System.nanoTime() - w0) / 1e9);
+            System.out.printf(Locale.ROOT, "RESULT warmup rounds=%d jobs=%d seconds=%.1f jit_share_last_round=%.3f%n", rounds,
+                    (long) rounds * warmup, (System.nanoTime() - w0) / 1e9, jit);
         }
         round("timed", queue, n);
     }
 
-    static void round(String label, String queue, int n) throws Exception {
+    /** One enqueue-and-drain round; returns the JIT compiler threads' share of the broker's drain CPU. */
+    static double round(String label, String queue, int n) throws Exception {
         int workers = intOpt("workers", 16);
         int batch = intOpt("batch", 50);
         int producers = intOpt("producers", 3);
@@ -256,6 +261,10 @@ public class Driver {
                         .append(e.getKey()).append(':').append(String.format(Locale.ROOT, "%.2f", e.getValue() / (double) Cpu.HZ)));
         System.out.printf(Locale.ROOT, "RESULT broker_threads round=%s cpu_s_by_thread=%s%n", label, groups);
         System.out.flush();
+        long all = delta.values().stream().mapToLong(Long::longValue).sum();
+        long jit = delta.entrySet().stream().filter(e -> e.getKey().contains("Compiler"))
+                .mapToLong(Map.Entry::getValue).sum();
+        return all == 0 ? 0 : jit / (double) all;
     }
 
     /**

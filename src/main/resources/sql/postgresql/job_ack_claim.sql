@@ -1,3 +1,4 @@
+-- readpast: generic-plan (one cached plan: StatementCatalog.PG_GENERIC_PLAN says why)
 -- Ack and claim, one statement (POST /claim with "ack"): the acknowledged jobs whose lease is
 -- held move to the archive as SUCCEEDED (as job_complete_many does), and up to :limit
 -- claimable jobs of uncapped queues become LEASED (as job_claim does with no capped queue

@@ -1,3 +1,4 @@
+-- readpast: generic-plan (one cached plan: StatementCatalog.PG_GENERIC_PLAN says why)
 -- The claim: one statement. For each eligible queue (not paused, active, in the filter;
 -- capped queues only when the previous statement locked them), take due pending rows in
 -- claim order with FOR UPDATE SKIP LOCKED, at most the queue's free slots; then the best

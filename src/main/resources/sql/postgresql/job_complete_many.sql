@@ -1,3 +1,4 @@
+-- readpast: generic-plan (one cached plan: StatementCatalog.PG_GENERIC_PLAN says why)
 -- Batch acknowledgement: every item whose lease is held moves to the archive as SUCCEEDED,
 -- in one statement. :items is a JSON array of {"id", "lease_id", "result" (JSON text or null)}.
 -- Returns the ids that were completed; the caller classifies the rest. Completion webhooks

@@ -1,3 +1,4 @@
+-- readpast: generic-plan (one cached plan: StatementCatalog.PG_GENERIC_PLAN says why)
 -- Batch enqueue: every job of :jobs in one statement. :jobs is a JSON array of objects
 -- {"queue", "type", "payload" (JSON text, as a string), "tags" (JSON text or null),
 -- "idempotency_key", "priority", "max_attempts" (null: the queue's, else

@@ -146,6 +146,14 @@ public interface ReadpastConfig {
         Optional<String> username();
 
         Optional<String> password();
+
+        /**
+         * READPAST_DB_CLAIM_CONCURRENCY: claim statements this broker runs at once; further
+         * claims wait their turn in the broker. Claimers that run together step over each
+         * other's locked rows, so about the database's core count is the most that helps.
+         */
+        @WithDefault("4")
+        int claimConcurrency();
     }
 
     /** Used where neither the request nor the queue's row says otherwise. */

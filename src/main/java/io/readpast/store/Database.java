@@ -83,6 +83,10 @@ public class Database {
         } catch (RuntimeException e) {
             throw new StartupFailure("Database migration failed on " + redact(url) + ": " + rootMessage(e));
         }
+        if (config.db().claimConcurrency() < 1) {
+            throw new StartupFailure("readpast.db.claim-concurrency (READPAST_DB_CLAIM_CONCURRENCY) must be at least 1, got "
+                    + config.db().claimConcurrency());
+        }
         StatementCatalog catalog;
         try {
             catalog = StatementCatalog.load(engine);
@@ -92,7 +96,7 @@ public class Database {
         this.engine = engine;
         this.dataSource = ds;
         this.dialect = dialect;
-        store = new JdbcJobStore(ds, dialect, catalog);
+        store = new JdbcJobStore(ds, dialect, catalog, config.db().claimConcurrency());
         return store;
     }
 

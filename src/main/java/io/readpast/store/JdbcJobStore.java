@@ -40,10 +40,25 @@ public final class JdbcJobStore implements JobStore {
     private final StatementCatalog catalog;
     private final java.util.Map<Stmt, java.util.concurrent.atomic.AtomicLong> statements = new java.util.EnumMap<>(Stmt.class);
 
+    /**
+     * Claim statements running at once from this broker. Claimers that start together scan the
+     * same head of the claim index and step over each other's locked rows, so past about the
+     * database's core count more of them add work, not throughput (bench/results/round3.md).
+     */
+    private final java.util.concurrent.Semaphore claimGate;
+
     public JdbcJobStore(DataSource dataSource, Dialect dialect, StatementCatalog catalog) {
+        this(dataSource, dialect, catalog, 4);
+    }
+
+    public JdbcJobStore(DataSource dataSource, Dialect dialect, StatementCatalog catalog, int claimConcurrency) {
+        if (claimConcurrency < 1) {
+            throw new IllegalArgumentException("claim concurrency must be at least 1, got " + claimConcurrency);
+        }
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.catalog = catalog;
+        this.claimGate = new java.util.concurrent.Semaphore(claimConcurrency, true);
         for (Stmt s : Stmt.values()) {
             statements.put(s, new java.util.concurrent.atomic.AtomicLong());
         }
@@ -239,9 +254,24 @@ public final class JdbcJobStore implements JobStore {
             // PostgreSQL). Locking nothing, it leaves capped queues alone even if one was capped
             // a moment ago elsewhere, so the cap holds whatever the cache says.
             p.str("locked_queues", "[]");
-            return oneStatement(c -> claimed(queryJobs(c, Stmt.JOB_CLAIM, p)));
+            return gated(() -> oneStatement(c -> claimed(queryJobs(c, Stmt.JOB_CLAIM, p))));
         }
-        return tx(c -> claimLocked(c, p, queuesJson));
+        return gated(() -> tx(c -> claimLocked(c, p, queuesJson)));
+    }
+
+    /** Runs a claim through {@link #claimGate}. */
+    private <T> T gated(java.util.function.Supplier<T> claim) {
+        try {
+            claimGate.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException(StoreException.Kind.UNAVAILABLE, "interrupted", e);
+        }
+        try {
+            return claim.get();
+        } finally {
+            claimGate.release();
+        }
     }
 
     /**
@@ -294,10 +324,10 @@ public final class JdbcJobStore implements JobStore {
                     .integer("lease_seconds", leaseSeconds)
                     .integer("default_lease_seconds", defaultLeaseSeconds)
                     .str("modified_by", by);
-            return tx(c -> {
+            return gated(() -> tx(c -> {
                 Map<Long, String> acked = completeMany(c, Params.of().str("items", items).str("modified_by", by));
                 return new AckClaimed(acked, claimLocked(c, p, queuesJson));
-            });
+            }));
         }
         Params p = Params.of()
                 .str("items", items)
@@ -307,7 +337,7 @@ public final class JdbcJobStore implements JobStore {
                 .integer("lease_seconds", leaseSeconds)
                 .integer("default_lease_seconds", defaultLeaseSeconds)
                 .str("modified_by", by);
-        return oneStatement(c -> {
+        return gated(() -> oneStatement(c -> {
             // one row per claimed job (or one row of nulls), the acked jobs on the first row
             String[] acked = new String[1];
             List<JobRow> claimed = new ArrayList<>();
@@ -323,7 +353,7 @@ public final class JdbcJobStore implements JobStore {
                 return Boolean.TRUE;
             });
             return new AckClaimed(parseAcked(acked[0]), claimed(claimed));
-        });
+        }));
     }
 
     /** The "acked" column of job_ack_claim: a JSON array of [id, "queue"]. */
@@ -964,10 +994,13 @@ public final class JdbcJobStore implements JobStore {
             List<T> out = new ArrayList<>();
             boolean haveResultSet = ps.execute();
             boolean read = false;
+            int toSkip = s.leadingResults(); // a preamble's results come first
             while (true) {
                 if (haveResultSet) {
                     try (ResultSet rs = ps.getResultSet()) {
-                        if (!read) {
+                        if (toSkip > 0) {
+                            toSkip--;
+                        } else if (!read) {
                             Map<String, Integer> cols = columns(rs.getMetaData());
                             while (rs.next()) {
                                 out.add(mapper.map(rs, cols));

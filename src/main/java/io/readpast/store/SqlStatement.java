@@ -12,14 +12,25 @@ import java.util.List;
  */
 public final class SqlStatement {
 
+    /**
+     * A file whose header holds this line asks to run with a generic plan where the engine lets
+     * a statement choose (PostgreSQL): see {@link #withPreamble}.
+     */
+    public static final String GENERIC_PLAN_DIRECTIVE = "-- readpast: generic-plan";
+
     private final String name;
     private final String jdbcSql;
     private final List<String> parameterOrder;
+    private final boolean genericPlan;
+    private final int leadingResults;
 
-    private SqlStatement(String name, String jdbcSql, List<String> parameterOrder) {
+    private SqlStatement(String name, String jdbcSql, List<String> parameterOrder, boolean genericPlan,
+                         int leadingResults) {
         this.name = name;
         this.jdbcSql = jdbcSql;
         this.parameterOrder = List.copyOf(parameterOrder);
+        this.genericPlan = genericPlan;
+        this.leadingResults = leadingResults;
     }
 
     public String name() {
@@ -34,6 +45,29 @@ public final class SqlStatement {
     /** The parameter name of each {@code ?}, in order; a name may repeat. */
     public List<String> parameterOrder() {
         return parameterOrder;
+    }
+
+    /** True when the file carries {@link #GENERIC_PLAN_DIRECTIVE}. */
+    public boolean genericPlan() {
+        return genericPlan;
+    }
+
+    /**
+     * Results the driver returns before the statement's own (those of a preamble): the caller
+     * steps over them.
+     */
+    public int leadingResults() {
+        return leadingResults;
+    }
+
+    /**
+     * This statement sent after a parameterless preamble statement, in the same text and so in
+     * the same round trip and transaction (pgjdbc sends the parts of one text before a single
+     * Sync). The preamble's results come first; {@link #leadingResults()} counts them.
+     */
+    public SqlStatement withPreamble(String preamble, int preambleResults) {
+        return new SqlStatement(name, preamble + "\n" + jdbcSql, parameterOrder, genericPlan,
+                leadingResults + preambleResults);
     }
 
     public static SqlStatement parse(String name, String text, char marker) {
@@ -92,7 +126,8 @@ public final class SqlStatement {
                 i++;
             }
         }
-        return new SqlStatement(name, out.toString().strip(), order);
+        boolean generic = text.lines().anyMatch(l -> l.strip().startsWith(GENERIC_PLAN_DIRECTIVE));
+        return new SqlStatement(name, out.toString().strip(), order, generic, 0);
     }
 
     private static java.util.Set<String> declaredVariables(String text) {

@@ -13,6 +13,17 @@ import java.util.Map;
 /** Loads every {@link Stmt} of one engine from {@code sql/<engine>/}. */
 public final class StatementCatalog {
 
+    /**
+     * PostgreSQL re-plans a prepared statement at every execution while its generic plan looks
+     * dearer than the custom ones, and a {@code LIMIT} parameter always makes it look so (10% of
+     * the rows). For the claim, ack-and-claim, batch ack and batch enqueue, whose plans do not
+     * depend on the values, that planning cost as much as the execution. Setting
+     * {@code plan_cache_mode} for the transaction only ({@code is_local}), in the same round
+     * trip, lets their prepared statements reuse one plan; every other statement keeps the
+     * server's setting.
+     */
+    static final String PG_GENERIC_PLAN = "SELECT set_config('plan_cache_mode', 'force_generic_plan', true);";
+
     private final Map<Stmt, SqlStatement> statements;
 
     private StatementCatalog(Map<Stmt, SqlStatement> statements) {
@@ -34,7 +45,11 @@ public final class StatementCatalog {
             if (text == null) {
                 missing.add(path);
             } else {
-                map.put(stmt, SqlStatement.parse(stmt.name(), text, marker));
+                SqlStatement s = SqlStatement.parse(stmt.name(), text, marker);
+                if (s.genericPlan() && engine == Engine.POSTGRESQL) {
+                    s = s.withPreamble(PG_GENERIC_PLAN, 1);
+                }
+                map.put(stmt, s);
             }
         }
         if (!missing.isEmpty()) {

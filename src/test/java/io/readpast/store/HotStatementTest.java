@@ -1,0 +1,170 @@
+package io.readpast.store;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.readpast.TestDb;
+import io.readpast.config.Engine;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The two levers of the claim path that live in the store: on PostgreSQL the hot statements
+ * reuse one generic plan (set for their own transaction only), and no more claim statements run
+ * at once than readpast.db.claim-concurrency allows.
+ */
+@QuarkusTest
+class HotStatementTest {
+
+    private static final List<Stmt> HOT = List.of(Stmt.JOB_CLAIM, Stmt.JOB_ACK_CLAIM, Stmt.JOB_COMPLETE_MANY,
+            Stmt.JOB_INSERT_MANY);
+
+    @Inject
+    Database database;
+
+    @Test
+    void onlyPostgresqlHotStatementsCarryTheGenericPlanPreamble() {
+        StatementCatalog pg = StatementCatalog.load(Engine.POSTGRESQL);
+        StatementCatalog ms = StatementCatalog.load(Engine.SQLSERVER);
+        for (Stmt stmt : Stmt.values()) {
+            SqlStatement p = pg.get(stmt);
+            boolean hot = HOT.contains(stmt);
+            assertEquals(hot, p.genericPlan(), stmt + " generic-plan line");
+            assertEquals(hot ? 1 : 0, p.leadingResults(), stmt + " results before its own");
+            assertEquals(hot, p.jdbcSql().startsWith(StatementCatalog.PG_GENERIC_PLAN), stmt + " preamble");
+            assertEquals(0, ms.get(stmt).leadingResults(), stmt + " on SQL Server");
+            assertFalse(ms.get(stmt).jdbcSql().contains("set_config"), stmt + " on SQL Server");
+        }
+    }
+
+    @Test
+    void theClaimReusesOneGenericPlanAndLeavesTheSessionSettingAlone() throws Exception {
+        assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "plan_cache_mode is PostgreSQL's");
+        JdbcJobStore store = (JdbcJobStore) database.start();
+        try (Connection c = database.dataSource().getConnection()) {
+            c.setAutoCommit(true);
+            String before = setting(c);
+            int claimed = 0;
+            // pgjdbc prepares a statement on the server from its fifth execution on a connection
+            for (int i = 0; i < 10; i++) {
+                claimed += store.query(c, Stmt.JOB_CLAIM, Params.of()
+                        .str("worker_id", "plan-test")
+                        .str("queues", "[\"plan-test-no-such-queue\"]")
+                        .str("locked_queues", "[]")
+                        .integer("limit", 50)
+                        .integer("lease_seconds", null)
+                        .integer("default_lease_seconds", 30)
+                        .str("modified_by", null), (rs, cols) -> 1).size();
+                assertEquals(before, setting(c), "the setting is the transaction's only");
+            }
+            assertEquals(0, claimed);
+            long generic = 0;
+            long custom = 0;
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+                         + "WHERE statement LIKE '%SKIP LOCKED%' AND statement LIKE '%locked%' "
+                         + "AND statement LIKE '%lease_expires_at%'")) {
+                while (rs.next()) {
+                    generic += rs.getLong(1);
+                    custom += rs.getLong(2);
+                }
+            }
+            assertTrue(generic >= 5, "the prepared claim ran with its generic plan: " + generic);
+            assertEquals(0, custom, "and was never planned again for its values");
+        }
+    }
+
+    @Test
+    void noMoreClaimsRunAtOnceThanTheGateAllows() throws Exception {
+        database.start();
+        AtomicInteger open = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        javax.sql.DataSource counting = countingDataSource(database.dataSource(), open, most);
+        StatementCatalog catalog = StatementCatalog.load(TestDb.engine());
+        JdbcJobStore gated = new JdbcJobStore(counting, database.dialect(), catalog, 2);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> runs = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                runs.add(pool.submit(() -> {
+                    for (int i = 0; i < 25; i++) {
+                        gated.jobClaim("gate-test", List.of("gate-test-no-such-queue"), 10, null, 30, null);
+                    }
+                }));
+            }
+            for (Future<?> f : runs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertTrue(most.get() >= 1, "claims ran");
+        assertTrue(most.get() <= 2, "at most 2 claim statements at once, saw " + most.get());
+        assertEquals(0, open.get());
+    }
+
+    private static String setting(Connection c) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT current_setting('plan_cache_mode')")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /**
+     * A pool view that counts the claim statements executing at once (their text locks rows with
+     * SKIP LOCKED on PostgreSQL, READPAST on SQL Server).
+     */
+    private static javax.sql.DataSource countingDataSource(javax.sql.DataSource real, AtomicInteger open, AtomicInteger most) {
+        ClassLoader cl = HotStatementTest.class.getClassLoader();
+        return (javax.sql.DataSource) Proxy.newProxyInstance(cl, new Class<?>[] {javax.sql.DataSource.class},
+                (proxy, method, args) -> {
+                    Object result = invoke(method, real, args);
+                    if (!method.getName().equals("getConnection")) {
+                        return result;
+                    }
+                    Connection c = (Connection) result;
+                    return Proxy.newProxyInstance(cl, new Class<?>[] {Connection.class}, (p, m, a) -> {
+                        Object r = invoke(m, c, a);
+                        if (!m.getName().equals("prepareStatement")
+                                || !(((String) a[0]).contains("SKIP LOCKED") || ((String) a[0]).contains("READPAST"))) {
+                            return r;
+                        }
+                        java.sql.PreparedStatement ps = (java.sql.PreparedStatement) r;
+                        return Proxy.newProxyInstance(cl, new Class<?>[] {java.sql.PreparedStatement.class}, (q, m2, a2) -> {
+                            if (!m2.getName().startsWith("execute")) {
+                                return invoke(m2, ps, a2);
+                            }
+                            most.accumulateAndGet(open.incrementAndGet(), Math::max);
+                            try {
+                                return invoke(m2, ps, a2);
+                            } finally {
+                                open.decrementAndGet();
+                            }
+                        });
+                    });
+                });
+    }
+
+    private static Object invoke(java.lang.reflect.Method m, Object target, Object[] args) throws Throwable {
+        try {
+            return m.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}

@@ -18,6 +18,20 @@ public interface ReadpastConfig {
 
     Sweeper sweeper();
 
+    Upkeep upkeep();
+
+    /** Hot-table upkeep (PostgreSQL): README "Configuration". */
+    interface Upkeep {
+        /**
+         * READPAST_UPKEEP_VACUUM_AFTER: after this many claims and batch acknowledgements on
+         * this instance, look whether the hot table holds at least as many dead row versions and
+         * VACUUM it if so (one instance at a time). 0 turns the upkeep off (leave it to
+         * autovacuum). SQL Server needs none.
+         */
+        @WithDefault("10000")
+        long vacuumAfter();
+    }
+
     Retention retention();
 
     Auth auth();

@@ -30,6 +30,17 @@ public interface Dialect {
         return null;
     }
 
+    /**
+     * Hot-table upkeep, on an autocommit connection: clears the dead row versions that claims
+     * and acknowledgements leave behind once the engine counts at least {@code minDead}, when the
+     * engine does not do it soon enough by itself. Returns what was done (for the log), or null
+     * when nothing was. SQL Server removes deleted rows in the background (ghost cleanup):
+     * nothing to do there.
+     */
+    default String hotTableUpkeep(java.sql.Connection c, long minDead) throws SQLException {
+        return null;
+    }
+
     void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException;
 
     Instant readInstant(ResultSet rs, int column) throws SQLException;

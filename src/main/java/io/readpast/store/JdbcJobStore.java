@@ -64,6 +64,26 @@ public final class JdbcJobStore implements JobStore {
         }
     }
 
+    /**
+     * Jobs this store has claimed or acknowledged in batches: each leaves a dead row version in
+     * the hot table, which {@link #hotTableUpkeep} clears once enough have piled up.
+     */
+    private final java.util.concurrent.atomic.AtomicLong churn = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Claims and batch acknowledgements so far (see {@link #hotTableUpkeep}). */
+    public long churn() {
+        return churn.get();
+    }
+
+    /**
+     * Clears the hot table's dead row versions when the database counts at least
+     * {@code minDead} of them, unless another instance is doing it now (see
+     * {@link Dialect#hotTableUpkeep}). Returns what was done, for the log.
+     */
+    public String hotTableUpkeep(long minDead) {
+        return run(c -> dialect.hotTableUpkeep(c, minDead), true);
+    }
+
     /** How many times this store has run a statement (the cost figure for idle long-polls). */
     public long statementsExecuted(Stmt stmt) {
         return statements.get(stmt).get();
@@ -352,7 +372,9 @@ public final class JdbcJobStore implements JobStore {
                 }
                 return Boolean.TRUE;
             });
-            return new AckClaimed(parseAcked(acked[0]), claimed(claimed));
+            Map<Long, String> ackedJobs = parseAcked(acked[0]);
+            churn.addAndGet(ackedJobs.size());
+            return new AckClaimed(ackedJobs, claimed(claimed));
         }));
     }
 
@@ -372,7 +394,8 @@ public final class JdbcJobStore implements JobStore {
         return out;
     }
 
-    private static List<JobRow> claimed(List<JobRow> rows) {
+    private List<JobRow> claimed(List<JobRow> rows) {
+        churn.addAndGet(rows.size());
         List<JobRow> claimed = new ArrayList<>(rows);
         claimed.sort(CLAIM_ORDER);
         return claimed;
@@ -452,6 +475,7 @@ public final class JdbcJobStore implements JobStore {
                 (rs, cols) -> new Object[] {rs.getLong(cols.get("id")), rs.getString(cols.get("queue"))})) {
             done.put((Long) row[0], (String) row[1]);
         }
+        churn.addAndGet(done.size());
         return done;
     }
 

@@ -34,6 +34,55 @@ public final class PostgresDialect implements Dialect {
                 onReceive, onDue, onReconnect);
     }
 
+    /** Advisory lock key of the hot-table upkeep: one instance at a time vacuums. */
+    static final long UPKEEP_LOCK = 0x52504B5550L; // "RPKUP"
+
+    /**
+     * Each claim leaves the job's old row version and its claim-index entry behind, each
+     * acknowledgement the deleted row, and until VACUUM removes them every claim walks the dead
+     * index entries at the head of its queue, so a claim costs more with every job done since
+     * the last VACUUM (measured: 3.9 to 26 PostgreSQL CPU-s per 50,000 jobs over ten rounds with
+     * autovacuum off). Autovacuum's defaults (a look a minute, 20% of the table dead) lag far
+     * behind a queue doing thousands of jobs a second, so the broker vacuums the hot table
+     * itself: under a try-advisory-lock (one instance at a time; the others go on), only when the
+     * statistics count at least {@code minDead} dead row versions, so nothing happens when
+     * autovacuum keeps up. VACUUM takes no lock that blocks claims, inserts or deletes.
+     */
+    @Override
+    public String hotTableUpkeep(java.sql.Connection c, long minDead) throws SQLException {
+        try (PreparedStatement lock = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
+            lock.setLong(1, UPKEEP_LOCK);
+            try (ResultSet rs = lock.executeQuery()) {
+                if (!rs.next() || !rs.getBoolean(1)) {
+                    return null;
+                }
+            }
+        }
+        try {
+            long dead;
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT n_dead_tup FROM pg_stat_user_tables WHERE relid = to_regclass('readpast_job')")) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    dead = rs.next() ? rs.getLong(1) : 0;
+                }
+            }
+            if (dead < minDead) {
+                return null;
+            }
+            long t0 = System.nanoTime();
+            try (java.sql.Statement vacuum = c.createStatement()) {
+                vacuum.execute("VACUUM readpast_job");
+            }
+            return "vacuumed readpast_job (" + dead + " dead row versions) in "
+                    + (System.nanoTime() - t0) / 1_000_000 + " ms";
+        } finally {
+            try (PreparedStatement unlock = c.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+                unlock.setLong(1, UPKEEP_LOCK);
+                unlock.execute();
+            }
+        }
+    }
+
     @Override
     public void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
         if (value == null) {

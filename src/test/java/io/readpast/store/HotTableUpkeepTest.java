@@ -1,0 +1,84 @@
+package io.readpast.store;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.readpast.TestDb;
+import io.readpast.config.Engine;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The hot-table upkeep vacuums when the statistics count enough dead row versions, does nothing
+ * below that, and stands aside while another instance holds the upkeep lock.
+ */
+@QuarkusTest
+class HotTableUpkeepTest {
+
+    @Inject
+    Database database;
+
+    @Test
+    void vacuumsOnlyPastTheThresholdAndOneInstanceAtATime() throws Exception {
+        assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "VACUUM is PostgreSQL's");
+        JdbcJobStore store = (JdbcJobStore) database.start();
+        leaveDeadRows(500);
+        long vacuums = vacuumCount();
+
+        assertNull(store.hotTableUpkeep(Long.MAX_VALUE), "far fewer dead rows than asked: nothing done");
+
+        try (Connection other = database.dataSource().getConnection();
+             PreparedStatement lock = other.prepareStatement("SELECT pg_advisory_lock(?)")) {
+            other.setAutoCommit(true);
+            lock.setLong(1, PostgresDialect.UPKEEP_LOCK);
+            lock.execute();
+            try {
+                assertNull(store.hotTableUpkeep(1), "another instance holds the upkeep: this one goes on");
+            } finally {
+                try (PreparedStatement unlock = other.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+                    unlock.setLong(1, PostgresDialect.UPKEEP_LOCK);
+                    unlock.execute();
+                }
+            }
+        }
+
+        // the statistics count the deletes within a second or so (and the broker's own upkeep
+        // may have cleared them or hold the lock for a moment): ask until it vacuums, at most 20 s
+        String done = null;
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        for (int i = 1; done == null && System.nanoTime() < deadline; i++) {
+            done = store.hotTableUpkeep(500);
+            if (done == null) {
+                Thread.sleep(100);
+                if (i % 20 == 0) {
+                    leaveDeadRows(500);
+                }
+            }
+        }
+        assertNotNull(done, "500 dead row versions: vacuumed");
+        assertTrue(done.startsWith("vacuumed readpast_job"), done);
+        long after = vacuumCount();
+        deadline = System.nanoTime() + 20_000_000_000L;
+        while (after == vacuums && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            after = vacuumCount();
+        }
+        assertTrue(after > vacuums, "the statistics record the VACUUM");
+    }
+
+    private static void leaveDeadRows(int n) {
+        TestDb.exec("INSERT INTO readpast_job (queue, type, payload, max_attempts, due_at) "
+                + "SELECT 'upkeep-test', 'noop', '{}', 1, now() FROM generate_series(1, ?)", n);
+        TestDb.exec("DELETE FROM readpast_job WHERE queue = 'upkeep-test'");
+    }
+
+    private static long vacuumCount() {
+        return TestDb.count("SELECT vacuum_count FROM pg_stat_user_tables WHERE relid = to_regclass('readpast_job')");
+    }
+}

@@ -264,7 +264,7 @@ public class Driver {
         long all = delta.values().stream().mapToLong(Long::longValue).sum();
         long jit = delta.entrySet().stream().filter(e -> e.getKey().contains("Compiler"))
                 .mapToLong(Map.Entry::getValue).sum();
-        return all == 0 ? 0 : jit / (double) all;
+        return all <= 0 ? 0 : Math.max(0, jit / (double) all);
     }
 
     /**
@@ -338,9 +338,14 @@ public class Driver {
         double seconds = Double.parseDouble(opts.getOrDefault("seconds", "20"));
         double warmup = Double.parseDouble(opts.getOrDefault("warmup", "2"));
         String queue = opts.getOrDefault("queue", "lat");
-        int warm = (int) Math.round(rate * warmup);
+        // Untimed warm-up: `warmup` seconds at `warmup-rate` (default ten times the rate), so that
+        // the broker's single-enqueue and long-poll paths and this client are compiled (a broker
+        // at 50 jobs/s for an hour is), then a one-second pause, then `seconds` at `rate`.
+        double warmRate = Double.parseDouble(opts.getOrDefault("warmup-rate", String.valueOf(rate * 10)));
+        int warm = (int) Math.round(warmRate * warmup);
         int total = warm + (int) Math.round(rate * seconds);
         long periodNs = (long) (1e9 / rate);
+        long warmPeriodNs = (long) (1e9 / warmRate);
         // written by the producer, read by the workers: an atomic array for visibility
         java.util.concurrent.atomic.AtomicLongArray sentAt = new java.util.concurrent.atomic.AtomicLongArray(total);
         long[] latency = new long[total];
@@ -397,8 +402,9 @@ public class Driver {
         Thread.sleep(500); // let every worker reach its long poll
 
         long start = System.nanoTime();
+        long measuredStart = start + warm * warmPeriodNs + TimeUnit.SECONDS.toNanos(warm > 0 ? 1 : 0);
         for (int s = 0; s < total; s++) {
-            long due = start + s * periodNs;
+            long due = s < warm ? start + s * warmPeriodNs : measuredStart + (s - warm) * periodNs;
             long wait;
             while ((wait = due - System.nanoTime()) > 0) {
                 LockSupport.parkNanos(wait);
@@ -407,10 +413,11 @@ public class Driver {
             HttpRequest r = request("/jobs", body);
             long sent = System.nanoTime();
             sentAt.set(s, sent);
+            boolean timed = s >= warm;
             http.sendAsync(r, HttpResponse.BodyHandlers.ofString()).whenComplete((resp, e) -> {
                 if (e != null || resp.statusCode() != 201) {
                     enqueueErrors.incrementAndGet();
-                } else {
+                } else if (timed) {
                     enqueueNs.add(System.nanoTime() - sent);
                 }
             });
@@ -440,7 +447,7 @@ public class Driver {
                 measured.add(latency[s]);
             }
         }
-        double actualRate = (total - 1) / ((offeredEnd - start) / 1e9);
+        double actualRate = (total - warm - 1) / ((offeredEnd - measuredStart) / 1e9);
         System.out.printf(Locale.ROOT,
                 "RESULT latency jobs=%d warmup_jobs=%d rate=%.1f offered_rate=%.1f workers=%d missing=%d duplicates=%d"
                         + " enqueue_errors=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f mean_ms=%.2f enqueue_ms_p50=%.2f"

@@ -1,3 +1,4 @@
+-- readpast: generic-plan (one cached plan: StatementCatalog.PG_GENERIC_PLAN says why)
 -- Inserts one job, unless a live (non-terminal) job already has its idempotency key: then
 -- nothing is inserted and no row comes back (the caller reads the existing job). The
 -- partial unique index decides, also between concurrent enqueues. The queue row is created

@@ -16,7 +16,7 @@ public final class StatementCatalog {
     /**
      * PostgreSQL re-plans a prepared statement at every execution while its generic plan looks
      * dearer than the custom ones, and a {@code LIMIT} parameter always makes it look so (10% of
-     * the rows). For the claim, ack-and-claim, batch ack and batch enqueue, whose plans do not
+     * the rows). For the claim, ack-and-claim, batch ack and the enqueues, whose plans do not
      * depend on the values, that planning cost as much as the execution. Setting
      * {@code plan_cache_mode} for the transaction only ({@code is_local}), in the same round
      * trip, lets their prepared statements reuse one plan; every other statement keeps the

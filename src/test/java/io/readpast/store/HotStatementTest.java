@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class HotStatementTest {
 
     private static final List<Stmt> HOT = List.of(Stmt.JOB_CLAIM, Stmt.JOB_ACK_CLAIM, Stmt.JOB_COMPLETE_MANY,
-            Stmt.JOB_INSERT_MANY);
+            Stmt.JOB_INSERT_MANY, Stmt.JOB_INSERT);
 
     @Inject
     Database database;

@@ -89,7 +89,7 @@ public class Driver {
         // follow until warmup-seconds have passed (the JIT compiles per request, and a round of
         // N jobs is only N/B claims). Then the timed round.
         // After warmup-seconds, rounds go on while the JIT compiler threads still took more than
-        // 5% of the broker's CPU in the last round's drain (a broker that has run for a while has
+        // 2% of the broker's CPU in the last round's drain (a broker that has run for a while has
         // compiled its hot paths), for at most four times warmup-seconds.
         if (warmup > 0) {
             long w0 = System.nanoTime();
@@ -97,7 +97,7 @@ public class Driver {
             double jit = round("cold", warmQueue, warmup);
             int rounds = 1;
             while ((System.nanoTime() - w0) / 1e9 < warmupSeconds
-                    || (jit > 0.05 && (System.nanoTime() - w0) / 1e9 < 4 * warmupSeconds)) {
+                    || (jit > 0.02 && (System.nanoTime() - w0) / 1e9 < 4 * warmupSeconds)) {
                 jit = round("warm" + ++rounds, warmQueue, warmup);
             }
             System.out.printf(Locale.ROOT, "RESULT warmup rounds=%d jobs=%d seconds=%.1f jit_share_last_round=%.3f%n", rounds,
@@ -338,10 +338,11 @@ public class Driver {
         double seconds = Double.parseDouble(opts.getOrDefault("seconds", "20"));
         double warmup = Double.parseDouble(opts.getOrDefault("warmup", "2"));
         String queue = opts.getOrDefault("queue", "lat");
-        // Untimed warm-up: `warmup` seconds at `warmup-rate` (default ten times the rate), so that
+        // Untimed warm-up: `warmup` seconds at `warmup-rate` (default five times the rate), so that
         // the broker's single-enqueue and long-poll paths and this client are compiled (a broker
-        // at 50 jobs/s for an hour is), then a one-second pause, then `seconds` at `rate`.
-        double warmRate = Double.parseDouble(opts.getOrDefault("warmup-rate", String.valueOf(rate * 10)));
+        // at 50 jobs/s for an hour is); then, once every warm-up job was claimed and after a
+        // short pause, `seconds` at `rate`.
+        double warmRate = Double.parseDouble(opts.getOrDefault("warmup-rate", String.valueOf(rate * 5)));
         int warm = (int) Math.round(warmRate * warmup);
         int total = warm + (int) Math.round(rate * seconds);
         long periodNs = (long) (1e9 / rate);
@@ -402,8 +403,21 @@ public class Driver {
         Thread.sleep(500); // let every worker reach its long poll
 
         long start = System.nanoTime();
-        long measuredStart = start + warm * warmPeriodNs + TimeUnit.SECONDS.toNanos(warm > 0 ? 1 : 0);
+        long measuredStart = start;
         for (int s = 0; s < total; s++) {
+            if (s == warm && warm > 0) {
+                // the measured jobs must not queue behind a warm-up backlog
+                long drainDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (received.get() < warm && System.nanoTime() < drainDeadline && errors.isEmpty()) {
+                    Thread.sleep(5);
+                }
+                if (received.get() < warm) {
+                    throw new IllegalStateException("latency warm-up: " + received.get() + " of " + warm
+                            + " jobs claimed within 60 s");
+                }
+                Thread.sleep(200);
+                measuredStart = System.nanoTime();
+            }
             long due = s < warm ? start + s * warmPeriodNs : measuredStart + (s - warm) * periodNs;
             long wait;
             while ((wait = due - System.nanoTime()) > 0) {

@@ -54,7 +54,7 @@ public class Driver {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            die("usage: Driver <throughput|latency|backlog> --url URL [--key value ...]");
+            die("usage: Driver <throughput|latency|backlog|idle> --url URL [--key value ...]");
         }
         String mode = args[0];
         for (int i = 1; i + 1 < args.length; i += 2) {
@@ -72,6 +72,7 @@ public class Driver {
             case "throughput" -> throughput();
             case "latency" -> latency();
             case "backlog" -> backlog();
+            case "idle" -> idle();
             default -> die("unknown mode " + mode);
         }
         System.exit(0);
@@ -328,6 +329,47 @@ public class Driver {
             // process gone
         }
         return out;
+    }
+
+    // ---- idle ------------------------------------------------------------------------------
+
+    /**
+     * W long-polling workers on an empty queue (waitSeconds 30, one keep-alive connection each)
+     * for --seconds; prints how many claims answered (each answer is an empty batch after its
+     * wait). The caller counts the database's transactions meanwhile.
+     */
+    static void idle() throws Exception {
+        int workers = intOpt("workers", 100);
+        double seconds = Double.parseDouble(opts.getOrDefault("seconds", "60"));
+        String queue = opts.getOrDefault("queue", "idle");
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        AtomicInteger answers = new AtomicInteger();
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            String body = "{\"workerId\":\"idle-w" + w + "\",\"queues\":[\"" + queue
+                    + "\"],\"limit\":1,\"waitSeconds\":30}";
+            Thread t = Thread.ofPlatform().daemon().name("idle-worker-" + w).start(() -> {
+                try {
+                    while (System.nanoTime() < end) {
+                        if (post("/claim", body, 200).path("jobs").size() != 0) {
+                            throw new IllegalStateException("the idle queue had a job");
+                        }
+                        answers.incrementAndGet();
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            });
+            threads.add(t);
+        }
+        Thread.sleep((long) (seconds * 1000));
+        if (!errors.isEmpty()) {
+            throw new IllegalStateException("idle worker failed", errors.get(0));
+        }
+        System.out.printf(Locale.ROOT, "RESULT idle workers=%d seconds=%.0f answers=%d%n", workers, seconds, answers.get());
+        System.out.flush();
+        // the workers' last waits are still open: the caller stops the broker
     }
 
     // ---- latency ---------------------------------------------------------------------------

@@ -260,4 +260,29 @@ class LongPollTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void longPollsOnAMistypedQueueDoNotAskTheDatabaseAtEveryAnswer() {
+        JdbcJobStore store = (JdbcJobStore) database.start();
+        String typo = "lp-typo-" + System.nanoTime();
+        long before = store.statementsExecuted(Stmt.QUEUE_FIND);
+        for (int i = 0; i < 20; i++) {
+            Http.Reply r = http.send("POST", "/claim", Map.of("workerId", "typo-" + i, "queues", List.of(typo)),
+                    Duration.ofSeconds(30));
+            assertEquals(200, r.status());
+            assertEquals(typo, r.body().get("unknownQueues").get(0).asText(), "every answer names it");
+        }
+        long asked = store.statementsExecuted(Stmt.QUEUE_FIND) - before;
+        // one look per five seconds at most; 20 quick answers need one, two if a boundary falls in between
+        org.junit.jupiter.api.Assertions.assertTrue(asked >= 1 && asked <= 2,
+                "20 empty answers asked the database " + asked + " times");
+        // an enqueue makes the queue exist at once
+        assertEquals(201, http.post("/jobs", Map.of("queue", typo, "type", "t")).status());
+        Http.Reply claimed = http.send("POST", "/claim", Map.of("workerId", "typo", "queues", List.of(typo)),
+                Duration.ofSeconds(30));
+        assertEquals(1, claimed.body().get("jobs").size());
+        Http.Reply empty = http.send("POST", "/claim", Map.of("workerId", "typo", "queues", List.of(typo)),
+                Duration.ofSeconds(30));
+        org.junit.jupiter.api.Assertions.assertNull(empty.body().get("unknownQueues"), "known now: " + empty.body());
+    }
 }

@@ -31,6 +31,14 @@ public class Broker {
     private final BrokerMetrics metrics;
     /** Queues seen to exist; queues are never deleted, so each is asked of the database once. */
     private final java.util.Set<String> knownQueues = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * Queues found missing, with when (System.nanoTime) to ask again: an empty claim answer
+     * names them from here meanwhile, so idle long-polls on a mistyped queue cost no statement
+     * per answer (100 of them used to cost 3.3 transactions/s).
+     */
+    private final java.util.Map<String, Long> unknownUntil = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.locks.ReentrantLock unknownCheck = new java.util.concurrent.locks.ReentrantLock();
+    private static final long UNKNOWN_RECHECK_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
     /** Unknown queue names already logged by this instance (bounded). */
     private final java.util.Set<String> loggedUnknown = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final Timetable timetable;
@@ -116,6 +124,8 @@ public class Broker {
             try {
                 Optional<JobStore.Inserted> inserted = store.jobInsert(job);
                 if (inserted.isPresent() && inserted.get().created()) {
+                    knownQueues.add(inserted.get().job().queue()); // an enqueue makes its queue exist
+                    unknownUntil.remove(inserted.get().job().queue());
                     metrics.count(BrokerMetrics.Event.ENQUEUED, inserted.get().job().queue(), 1);
                     expiries.noteExpiry(inserted.get().job().expiresAt());
                     return new Enqueued(announced(inserted.get().job()), true);
@@ -158,6 +168,8 @@ public class Broker {
                 java.util.Map<String, java.time.Instant> later = new java.util.HashMap<>();
                 for (Enqueued e : out) {
                     if (e.created()) {
+                        knownQueues.add(e.job().queue());
+                        unknownUntil.remove(e.job().queue());
                         metrics.count(BrokerMetrics.Event.ENQUEUED, e.job().queue(), 1);
                         expiries.noteExpiry(e.job().expiresAt());
                         if (dueNow(e.job())) {
@@ -268,16 +280,40 @@ public class Broker {
         if (queues == null || queues.isEmpty()) {
             return List.of();
         }
-        List<String> ask = queues.stream().filter(q -> !knownQueues.contains(q)).distinct().toList();
-        if (ask.isEmpty()) {
+        List<String> doubtful = queues.stream().filter(q -> !knownQueues.contains(q)).distinct().toList();
+        if (doubtful.isEmpty()) {
             return List.of();
         }
-        java.util.Set<String> found = new java.util.HashSet<>(store.queueFind(ask));
-        if (knownQueues.size() > 100_000) {
-            knownQueues.clear();
+        List<String> unknown;
+        // one look at a time: waits that end together (they began together) share it
+        unknownCheck.lock();
+        try {
+            long now = System.nanoTime();
+            List<String> ask = doubtful.stream().filter(q -> {
+                Long until = unknownUntil.get(q);
+                return until == null || now - until >= 0;
+            }).toList();
+            if (!ask.isEmpty()) {
+                java.util.Set<String> found = new java.util.HashSet<>(store.queueFind(ask));
+                if (knownQueues.size() > 100_000) {
+                    knownQueues.clear();
+                }
+                if (unknownUntil.size() > 100_000) {
+                    unknownUntil.clear();
+                }
+                knownQueues.addAll(found);
+                for (String q : ask) {
+                    if (found.contains(q)) {
+                        unknownUntil.remove(q);
+                    } else {
+                        unknownUntil.put(q, now + UNKNOWN_RECHECK_NANOS);
+                    }
+                }
+            }
+            unknown = doubtful.stream().filter(q -> !knownQueues.contains(q)).toList();
+        } finally {
+            unknownCheck.unlock();
         }
-        knownQueues.addAll(found);
-        List<String> unknown = ask.stream().filter(q -> !found.contains(q)).toList();
         for (String q : unknown) {
             if (loggedUnknown.size() < 10_000 && loggedUnknown.add(q)) {
                 LOG.warnf("Worker %s claims from queue '%s', which does not exist (nothing was ever enqueued "
@@ -454,6 +490,8 @@ public class Broker {
      * higher cap) without any enqueue to announce them, so the due pollers look now.
      */
     private QueueRow settingsChanged(QueueRow queue) {
+        knownQueues.add(queue.name()); // settings make a queue exist
+        unknownUntil.remove(queue.name());
         try {
             announcer.scheduled(queue.name(), queue.updatedAt() == null ? java.time.Instant.EPOCH : queue.updatedAt());
         } catch (RuntimeException e) {

@@ -43,7 +43,7 @@ public final class JdbcJobStore implements JobStore {
     /**
      * Claim statements running at once from this broker. Claimers that start together scan the
      * same head of the claim index and step over each other's locked rows, so past about the
-     * database's core count more of them add work, not throughput (bench/results/round3.md).
+     * database's core count more of them add work, not throughput (bench/results/round3-levers.md).
      */
     private final java.util.concurrent.Semaphore claimGate;
 
@@ -683,7 +683,7 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public List<String> queueFind(List<String> names) {
         Params p = Params.of().str("queues", Json.write(names));
-        return tx(c -> query(c, Stmt.QUEUE_FIND, p, (rs, cols) -> rs.getString(cols.get("name"))));
+        return oneStatement(c -> query(c, Stmt.QUEUE_FIND, p, (rs, cols) -> rs.getString(cols.get("name"))));
     }
 
     @Override

@@ -18,7 +18,11 @@ moved AS (
     USING items AS i
     WHERE j.id = i.id
       AND j.lease_id = i.lease_id
-      AND j.status IN (1, 2)
+      -- held: LEASED or PROCESSING, written "> 0" (the hot table holds 0, 1 and 2 only) so
+      -- that each item is a primary-key probe; "IN (1, 2)" matches readpast_job_active's
+      -- predicate, and with statistics taken while nothing was leased the plan scanned that
+      -- whole index (every leased job and every dead entry since the last VACUUM) per batch
+      AND j.status > 0
     RETURNING j.*, i.result AS new_result
 ),
 archived AS (

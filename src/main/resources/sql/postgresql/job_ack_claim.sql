@@ -10,8 +10,12 @@
 -- Completion webhooks of the acknowledged jobs go into the outbox in this same statement, and
 -- expired jobs (expiresAt) are not claimed, as in job_complete_many and job_claim.
 WITH items AS (
-    SELECT x.id, x.lease_id, x.result
-    FROM jsonb_to_recordset(CAST(:items AS jsonb)) AS x(id bigint, lease_id uuid, result text)
+    -- an item repeated in the batch counts once, its first occurrence (so which result is
+    -- kept does not depend on the join order the plan picks)
+    SELECT DISTINCT ON (x.id, x.lease_id) x.id, x.lease_id, x.result
+    FROM ROWS FROM (jsonb_to_recordset(CAST(:items AS jsonb)) AS (id bigint, lease_id uuid, result text))
+         WITH ORDINALITY AS x(id, lease_id, result, n)
+    ORDER BY x.id, x.lease_id, x.n
 ),
 moved AS (
     DELETE FROM readpast_job AS j

@@ -4,8 +4,12 @@
 -- Returns the ids that were completed; the caller classifies the rest. Completion webhooks
 -- (the job's URL, else its queue's) go into the outbox in the same statement.
 WITH items AS (
-    SELECT x.id, x.lease_id, x.result
-    FROM jsonb_to_recordset(CAST(:items AS jsonb)) AS x(id bigint, lease_id uuid, result text)
+    -- an item repeated in the batch counts once, its first occurrence (so which result is
+    -- kept does not depend on the join order the plan picks)
+    SELECT DISTINCT ON (x.id, x.lease_id) x.id, x.lease_id, x.result
+    FROM ROWS FROM (jsonb_to_recordset(CAST(:items AS jsonb)) AS (id bigint, lease_id uuid, result text))
+         WITH ORDINALITY AS x(id, lease_id, result, n)
+    ORDER BY x.id, x.lease_id, x.n
 ),
 moved AS (
     DELETE FROM readpast_job AS j

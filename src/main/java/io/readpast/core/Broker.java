@@ -124,8 +124,7 @@ public class Broker {
             try {
                 Optional<JobStore.Inserted> inserted = store.jobInsert(job);
                 if (inserted.isPresent() && inserted.get().created()) {
-                    knownQueues.add(inserted.get().job().queue()); // an enqueue makes its queue exist
-                    unknownUntil.remove(inserted.get().job().queue());
+                    queueExists(inserted.get().job().queue()); // the enqueue made its queue
                     metrics.count(BrokerMetrics.Event.ENQUEUED, inserted.get().job().queue(), 1);
                     expiries.noteExpiry(inserted.get().job().expiresAt());
                     return new Enqueued(announced(inserted.get().job()), true);
@@ -168,8 +167,7 @@ public class Broker {
                 java.util.Map<String, java.time.Instant> later = new java.util.HashMap<>();
                 for (Enqueued e : out) {
                     if (e.created()) {
-                        knownQueues.add(e.job().queue());
-                        unknownUntil.remove(e.job().queue());
+                        queueExists(e.job().queue());
                         metrics.count(BrokerMetrics.Event.ENQUEUED, e.job().queue(), 1);
                         expiries.noteExpiry(e.job().expiresAt());
                         if (dueNow(e.job())) {
@@ -276,6 +274,12 @@ public class Broker {
      * were made (most likely a mistyped name). A claim naming them finds nothing, forever; the
      * claim answer lists them, and each is logged once per instance.
      */
+    /** {@code name} is a queue now (found, enqueued to, or given settings): never unknown again. */
+    private void queueExists(String name) {
+        knownQueues.add(name);
+        unknownUntil.remove(name);
+    }
+
     public List<String> unknownQueues(List<String> queues, String workerId) {
         if (queues == null || queues.isEmpty()) {
             return List.of();
@@ -301,10 +305,9 @@ public class Broker {
                 if (unknownUntil.size() > 100_000) {
                     unknownUntil.clear();
                 }
-                knownQueues.addAll(found);
                 for (String q : ask) {
                     if (found.contains(q)) {
-                        unknownUntil.remove(q);
+                        queueExists(q);
                     } else {
                         unknownUntil.put(q, now + UNKNOWN_RECHECK_NANOS);
                     }
@@ -490,8 +493,7 @@ public class Broker {
      * higher cap) without any enqueue to announce them, so the due pollers look now.
      */
     private QueueRow settingsChanged(QueueRow queue) {
-        knownQueues.add(queue.name()); // settings make a queue exist
-        unknownUntil.remove(queue.name());
+        queueExists(queue.name()); // settings made the queue
         try {
             announcer.scheduled(queue.name(), queue.updatedAt() == null ? java.time.Instant.EPOCH : queue.updatedAt());
         } catch (RuntimeException e) {

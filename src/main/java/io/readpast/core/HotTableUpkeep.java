@@ -10,6 +10,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
+import java.time.Duration;
+import java.time.Instant;
+
 /**
  * Keeps the hot table lean on PostgreSQL (see {@code PostgresDialect.hotTableUpkeep}): once this
  * instance has claimed and acknowledged readpast.upkeep.vacuum-after jobs since its last look,
@@ -21,16 +24,19 @@ import org.jboss.logging.Logger;
 public class HotTableUpkeep {
 
     private static final Logger LOG = Logger.getLogger(HotTableUpkeep.class);
-    private static final long LOOK_EVERY_MS = 1000;
 
     private final Database database;
     private final ReadpastConfig config;
-    private volatile Thread thread;
-    private volatile boolean running;
+    private final Timetable timetable;
+    private volatile BackgroundLoop loop;
+    /** Runs on the loop's thread only. */
+    private long lookedAt;
+    private boolean told;
 
-    public HotTableUpkeep(Database database, ReadpastConfig config) {
+    public HotTableUpkeep(Database database, ReadpastConfig config, Timetable timetable) {
         this.database = database;
         this.config = config;
+        this.timetable = timetable;
     }
 
     void onStart(@Observes StartupEvent event) {
@@ -42,52 +48,42 @@ public class HotTableUpkeep {
         if (after == 0) {
             return;
         }
-        running = true;
-        thread = Thread.ofVirtual().name("readpast-hot-table-upkeep").start(() -> loop(after));
+        loop = new BackgroundLoop("readpast-hot-table-upkeep", timetable, Duration.ofSeconds(1), Duration.ofSeconds(1),
+                () -> pass(after));
+        loop.start();
     }
 
     void onStop(@Observes ShutdownEvent event) {
-        running = false;
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
+        BackgroundLoop l = loop;
+        if (l != null) {
+            l.stop();
         }
     }
 
-    private void loop(long after) {
-        long lookedAt = 0;
-        boolean told = false;
-        while (running) {
-            try {
-                Thread.sleep(LOOK_EVERY_MS);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (!database.started()) {
-                continue;
-            }
-            if (database.engine() != Engine.POSTGRESQL) {
-                return; // SQL Server clears deleted rows itself
-            }
-            JdbcJobStore store = database.start();
-            long churn = store.churn();
-            if (churn - lookedAt < after) {
-                continue;
-            }
-            lookedAt = churn;
-            try {
-                String done = store.hotTableUpkeep(after);
-                if (done != null && !told) {
-                    told = true;
-                    LOG.infof("Hot-table upkeep: %s. Autovacuum does not keep up with this queue's pace; the broker "
-                            + "vacuums the hot table itself after every %d claims and acknowledgements that leave as "
-                            + "many dead rows (readpast.upkeep.vacuum-after). Further passes are logged at DEBUG.", done, after);
-                } else if (done != null) {
-                    LOG.debugf("Hot-table upkeep: %s", done);
-                }
-            } catch (RuntimeException e) {
-                LOG.warnf("Hot-table upkeep skipped a pass: %s", e.getMessage());
-            }
+    /** One look; always "again in a second" (null: the loop's longest sleep). */
+    private Instant pass(long after) {
+        if (!database.started()) {
+            return null;
         }
+        if (database.engine() != Engine.POSTGRESQL) {
+            loop.stop(); // SQL Server clears deleted rows itself
+            return null;
+        }
+        JdbcJobStore store = database.start();
+        long churn = store.churn();
+        if (churn - lookedAt < after) {
+            return null;
+        }
+        lookedAt = churn;
+        String done = store.hotTableUpkeep(after);
+        if (done != null && !told) {
+            told = true;
+            LOG.infof("Hot-table upkeep: %s. Autovacuum does not keep up with this queue's pace; the broker "
+                    + "vacuums the hot table itself after every %d claims and acknowledgements that leave as "
+                    + "many dead rows (readpast.upkeep.vacuum-after). Further passes are logged at DEBUG.", done, after);
+        } else if (done != null) {
+            LOG.debugf("Hot-table upkeep: %s", done);
+        }
+        return null;
     }
 }

@@ -45,6 +45,10 @@ public class Database {
         if (store != null) {
             return store;
         }
+        if (config.db().claimConcurrency() < 1) {
+            throw new StartupFailure("readpast.db.claim-concurrency (READPAST_DB_CLAIM_CONCURRENCY) must be at least 1, got "
+                    + config.db().claimConcurrency());
+        }
         String url = config.db().url().orElse("");
         if (url.isBlank()) {
             if (!config.embedded().enabled()) {
@@ -82,10 +86,6 @@ public class Database {
             flyway(engine).migrate();
         } catch (RuntimeException e) {
             throw new StartupFailure("Database migration failed on " + redact(url) + ": " + rootMessage(e));
-        }
-        if (config.db().claimConcurrency() < 1) {
-            throw new StartupFailure("readpast.db.claim-concurrency (READPAST_DB_CLAIM_CONCURRENCY) must be at least 1, got "
-                    + config.db().claimConcurrency());
         }
         StatementCatalog catalog;
         try {

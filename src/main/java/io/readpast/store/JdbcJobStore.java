@@ -47,10 +47,6 @@ public final class JdbcJobStore implements JobStore {
      */
     private final java.util.concurrent.Semaphore claimGate;
 
-    public JdbcJobStore(DataSource dataSource, Dialect dialect, StatementCatalog catalog) {
-        this(dataSource, dialect, catalog, 4);
-    }
-
     public JdbcJobStore(DataSource dataSource, Dialect dialect, StatementCatalog catalog, int claimConcurrency) {
         if (claimConcurrency < 1) {
             throw new IllegalArgumentException("claim concurrency must be at least 1, got " + claimConcurrency);

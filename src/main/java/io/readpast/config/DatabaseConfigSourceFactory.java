@@ -13,28 +13,53 @@ import java.util.OptionalInt;
 
 /**
  * Turns the deploy-time {@code readpast.db.url} (env {@code READPAST_DB_URL}) into the JDBC URL,
- * user and password of the one named datasource whose engine the URL names. The other named
- * datasource gets no URL and so stays inactive.
+ * user and password of the one named datasource whose engine the URL names, and switches every
+ * other named datasource off ({@code active=false}).
+ * <p>
+ * Quarkus also reads this source while it builds the application, and records the run-time
+ * values it saw then as the lowest-priority defaults of the packaged application. So every
+ * datasource's state is written here on every start, never left to what the build saw: a
+ * URL or {@code active} flag recorded at build time is always overridden by the one decided
+ * at run time.
  */
 public class DatabaseConfigSourceFactory implements ConfigSourceFactory {
 
+    static final int ORDINAL = 275;
+
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
-        String url = value(context, "readpast.db.url");
+        return List.of(new PropertiesConfigSource(properties(
+                value(context, "readpast.db.url"),
+                value(context, "readpast.db.username"),
+                value(context, "readpast.db.password"),
+                !"false".equalsIgnoreCase(value(context, "readpast.embedded.enabled"))),
+                "readpast-database", ORDINAL));
+    }
+
+    /** The datasource settings for a given URL (null or blank: the embedded database, if enabled). */
+    static Map<String, String> properties(String url, String user, String password, boolean embedded) {
         Map<String, String> props = new HashMap<>();
-        if ((url == null || url.isBlank()) && !"false".equalsIgnoreCase(value(context, "readpast.embedded.enabled"))) {
-            // No database given: an embedded PostgreSQL (started by EmbeddedPostgresServer) on a free port.
-            String prefix = "quarkus.datasource." + Engine.POSTGRESQL.datasourceName() + ".";
-            props.put(prefix + "jdbc.url", EmbeddedDatabase.jdbcUrl());
-            props.put(prefix + "username", EmbeddedDatabase.USER);
-            return List.of(new PropertiesConfigSource(props, "readpast-database", 275));
+        Engine chosen;
+        if (url == null || url.isBlank()) {
+            chosen = embedded ? Engine.POSTGRESQL : null;
+            if (chosen != null) {
+                // an embedded PostgreSQL (started by io.readpast.store.Database) on a free port
+                // chosen now, at run time
+                url = EmbeddedDatabase.jdbcUrl();
+                user = EmbeddedDatabase.USER;
+                password = null;
+            }
+        } else {
+            chosen = Engine.fromJdbcUrl(url);
         }
-        Engine engine = Engine.fromJdbcUrl(url);
-        if (engine != null) {
-            String prefix = "quarkus.datasource." + engine.datasourceName() + ".";
+        for (Engine e : Engine.values()) {
+            String prefix = "quarkus.datasource." + e.datasourceName() + ".";
+            if (e != chosen) {
+                props.put(prefix + "active", "false");
+                continue;
+            }
+            props.put(prefix + "active", "true");
             props.put(prefix + "jdbc.url", url);
-            String user = value(context, "readpast.db.username");
-            String password = value(context, "readpast.db.password");
             if (user != null && !user.isBlank()) {
                 props.put(prefix + "username", user);
             }
@@ -42,12 +67,12 @@ public class DatabaseConfigSourceFactory implements ConfigSourceFactory {
                 props.put(prefix + "password", password);
             }
         }
-        return List.of(new PropertiesConfigSource(props, "readpast-database", 275));
+        return props;
     }
 
     @Override
     public OptionalInt getPriority() {
-        return OptionalInt.of(275);
+        return OptionalInt.of(ORDINAL);
     }
 
     private static String value(ConfigSourceContext context, String name) {

@@ -185,7 +185,7 @@ final class BrokerProcess {
         return name + "@" + port + " (pid " + process.pid() + ")";
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
             return s.getLocalPort();

@@ -23,8 +23,27 @@ class StartupFailureIT {
         expectOneLine("unreachable", "jdbc:postgresql://127.0.0.1:1/jobs", "Cannot reach the database");
     }
 
+    /**
+     * The packaged jar on a SQL Server URL: the build must not have fixed the engine (it once
+     * baked the embedded PostgreSQL URL it saw at build time into the run-time defaults, so every
+     * SQL Server URL found two active databases). On a closed port the one line is the
+     * connection's, with or without READPAST_EMBEDDED.
+     */
+    @Test
+    void aSqlServerUrlOnAClosedPort() {
+        String url = "jdbc:sqlserver://127.0.0.1:" + BrokerProcess.freePort() + ";databaseName=jobs;encrypt=false";
+        expectOneLine("mssql-closed", url, "Cannot reach the database at " + url + ": ");
+        BrokerProcess p = BrokerProcess.start("mssql-closed-no-embedded",
+                Map.of("READPAST_DB_URL", url, "READPAST_EMBEDDED", "false"), BrokerProcess.BASEDIR);
+        expectExit(p, "Cannot reach the database at " + url + ": ");
+    }
+
     private static void expectOneLine(String name, String url, String reason) {
-        BrokerProcess p = BrokerProcess.start(name, Map.of("READPAST_DB_URL", url), BrokerProcess.BASEDIR);
+        expectExit(BrokerProcess.start(name, Map.of("READPAST_DB_URL", url), BrokerProcess.BASEDIR), reason);
+    }
+
+    private static void expectExit(BrokerProcess p, String reason) {
+        String name = p.name;
         await(name + " exits").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> !p.alive());
         assertEquals(1, p.exitCode(), p.logTail(40));
         List<String> lines = p.logLines("Readpast cannot start:");

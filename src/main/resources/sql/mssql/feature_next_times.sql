@@ -15,7 +15,7 @@ SELECT
     (
         SELECT MIN(j.expires_at)
         FROM readpast_job AS j
-        WHERE j.status = 0 AND j.expires_at IS NOT NULL
+        WHERE j.status IN (0, 6) AND j.expires_at IS NOT NULL
     ) AS next_expiry,
     (
         SELECT MIN(w.due_at)

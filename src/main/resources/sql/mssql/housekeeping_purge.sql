@@ -3,7 +3,7 @@
 -- (slots only ever fire forward, so old records guard nothing), uniqueness keys whose window
 -- ran out, and webhook deliveries DELIVERED more than @delivered_older_than_ms or DEAD more
 -- than @dead_older_than_ms ago. Rows another instance is deleting are skipped (READPAST,
--- ROWLOCK, READ COMMITTED). Cutoffs are computed as in archive_purge_old (bigint split into
+-- ROWLOCK, READ COMMITTED; READCOMMITTEDLOCK, without which READPAST is refused under RCSI). Cutoffs are computed as in archive_purge_old (bigint split into
 -- days and milliseconds, clamped). Deleted keys go OUTPUT ... INTO table variables; one row of
 -- counts comes back.
 SET NOCOUNT ON;
@@ -53,16 +53,16 @@ DECLARE @dead_cutoff datetime2(6) = CASE
     )
 END;
 
-DELETE TOP (@limit) FROM readpast_schedule_fire WITH (READPAST, ROWLOCK)
+DELETE TOP (@limit) FROM readpast_schedule_fire WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
 OUTPUT deleted.fired_at INTO @fires (fired_at)
 WHERE fired_at < @fire_cutoff
 OPTION (RECOMPILE);
 
-DELETE TOP (@limit) FROM readpast_unique_key WITH (READPAST, ROWLOCK)
+DELETE TOP (@limit) FROM readpast_unique_key WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
 OUTPUT deleted.expires_at INTO @unique_keys (expires_at)
 WHERE expires_at <= SYSUTCDATETIME();
 
-DELETE TOP (@limit) FROM readpast_webhook WITH (READPAST, ROWLOCK)
+DELETE TOP (@limit) FROM readpast_webhook WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
 OUTPUT deleted.id INTO @webhooks (id)
 WHERE (status = 2 AND updated_at < @delivered_cutoff)
     OR (status = 3 AND updated_at < @dead_cutoff)

@@ -1,66 +1,39 @@
 -- A cancel-requested job comes back from its worker (fail, release) or its lease expires:
 -- it moves from the hot table to the archive as CANCELLED (5), with @error as its last error
--- when given (else the last error stays), also appended to errors (the last 20 attempts'
--- errors, a JSON array). With @expired_only = 1 (the lease sweeper) only if the lease has
--- expired by the database clock. Guarded like every lease-bound change: by
--- id, lease id and status, and the cancel flag; no row means the lease was lost. (@lease_id
--- is a UUID string; one that is not a UUID matches nothing.) The deleted row goes OUTPUT ...
--- INTO a table variable (never a bare OUTPUT), is inserted into the archive from there, and
--- the archived row is read back as the one result set.
+-- when given (else the last error stays), also appended to errors (the last @keep_errors
+-- attempts' errors, a JSON array; include/errors_appended.sql). With @expired_only = 1 (the
+-- lease sweeper) only if the lease has expired by the database clock. Guarded like every
+-- lease-bound change: by id, lease id and status, and the cancel flag; no row means the lease
+-- was lost. (@lease_id is a UUID string; one that is not a UUID matches nothing.) The row is
+-- locked by the guarded read, moved (include/moved_job_delete.sql), inserted into the archive,
+-- and the archived row is read back as the one result set.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
-DECLARE @moved TABLE (
-    id bigint NOT NULL PRIMARY KEY,
-    queue nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
-    type nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
-    payload nvarchar(max) NOT NULL,
-    tags nvarchar(max) NULL,
-    idempotency_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
-    priority int NOT NULL,
-    status tinyint NOT NULL,
-    attempt int NOT NULL,
-    max_attempts int NOT NULL,
-    due_at datetime2(6) NOT NULL,
-    worker_id nvarchar(200) NULL,
-    lease_id uniqueidentifier NULL,
-    lease_seconds int NULL,
-    lease_expires_at datetime2(6) NULL,
-    heartbeat_at datetime2(6) NULL,
-    progress nvarchar(max) NULL,
-    cancel_requested bit NOT NULL,
-    last_error nvarchar(max) NULL,
-    created_by nvarchar(200) NULL,
-    modified_by nvarchar(200) NULL,
-    created_at datetime2(6) NOT NULL,
-    started_at datetime2(6) NULL,
-    updated_at datetime2(6) NOT NULL,
-    errors nvarchar(max) NULL,
-    webhook_url nvarchar(2000) NULL,
-    group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL
-);
+DECLARE @errors nvarchar(max);
+DECLARE @appended_errors nvarchar(max);
+DECLARE @error_attempt int;
+DECLARE @error_worker nvarchar(200);
+-- include: moved_job.sql
 
-DELETE FROM readpast_job
-OUTPUT
-    deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
-    deleted.idempotency_key, deleted.priority, deleted.status, deleted.attempt,
-    deleted.max_attempts, deleted.due_at, deleted.worker_id, deleted.lease_id,
-    deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
-    deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
-    deleted.created_at, deleted.started_at, deleted.updated_at, deleted.errors, deleted.webhook_url, deleted.group_key
-INTO @moved (
-    id, queue, type, payload, tags,
-    idempotency_key, priority, status, attempt,
-    max_attempts, due_at, worker_id, lease_id,
-    lease_seconds, lease_expires_at, heartbeat_at, progress,
-    cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at, errors, webhook_url, group_key
-)
-WHERE id = @id
-    AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
-    AND status IN (1, 2)
-    AND cancel_requested = 1
-    AND (@expired_only = 0 OR lease_expires_at <= SYSUTCDATETIME());
+INSERT INTO @target (id)
+SELECT j.id
+FROM readpast_job AS j WITH (UPDLOCK, ROWLOCK)
+WHERE j.id = @id
+    AND j.lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
+    AND j.status IN (1, 2)
+    AND j.cancel_requested = 1
+    AND (@expired_only = 0 OR j.lease_expires_at <= SYSUTCDATETIME());
+
+-- include: moved_job_delete.sql
+
+SELECT
+    @errors = m.errors,
+    @error_attempt = m.attempt,
+    @error_worker = m.worker_id
+FROM @moved AS m;
+
+-- include: errors_appended.sql
 
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
@@ -70,29 +43,9 @@ INSERT INTO readpast_job_archive (
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 5, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, COALESCE(@error, m.last_error), NULL,
-    m.created_by, COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.lease_id,
-    CASE
-        WHEN @error IS NULL THEN m.errors
-        ELSE (
-            SELECT N'[' + STRING_AGG(e.entry, N',') WITHIN GROUP (ORDER BY e.n ASC) + N']'
-            FROM (
-                SELECT
-                    CAST(x.[key] AS int) AS n,
-                    x.value AS entry
-                FROM OPENJSON(m.errors) AS x
-                UNION ALL
-                SELECT
-                    2147483647 AS n,
-                    CAST(N'{"attempt":' AS nvarchar(max)) + CAST(m.attempt AS nvarchar(11))
-                    + N',"at":"' + REPLACE(CONVERT(nvarchar(33), SYSUTCDATETIME(), 127), N' ', N'T') + N'Z"'
-                    + N',"workerId":'
-                    + COALESCE(N'"' + STRING_ESCAPE(m.worker_id, 'json') + N'"', N'null')
-                    + N',"error":"' + STRING_ESCAPE(@error, 'json') + N'"}' AS entry
-            ) AS e
-            WHERE e.n > (SELECT COUNT(*) FROM OPENJSON(m.errors)) - 20
-        )
-    END,
-    m.webhook_url, m.group_key
+    m.created_by, COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(),
+    SYSUTCDATETIME(), m.lease_id,
+    CASE WHEN @error IS NULL THEN @errors ELSE @appended_errors END, m.webhook_url, m.group_key
 FROM @moved AS m;
 
 SELECT a.*

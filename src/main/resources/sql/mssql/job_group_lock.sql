@@ -24,6 +24,16 @@ WHERE q.name = @queue;
 -- would read as a statement parameter here
 EXEC @result = sp_getapplock @resource, N'Exclusive', N'Transaction', 10000;
 
+-- -1: timed out, -3: chosen as a deadlock victim: both worth another try (Readpast's own error
+-- numbers 51222 and 51205, which the broker retries like 1222 and 1205); anything else is not
+IF @result = -1
+BEGIN
+    THROW 51222, N'readpast: the job group lock timed out', 1;
+END;
+IF @result = -3
+BEGIN
+    THROW 51205, N'readpast: the job group lock request was chosen as a deadlock victim', 1;
+END;
 IF @result < 0
 BEGIN
     THROW 51000, N'readpast: the job group lock was not granted', 1;

@@ -10,26 +10,26 @@
 -- case takes no lock on the queue row), then an INSERT guarded by NOT EXISTS under UPDLOCK,
 -- HOLDLOCK so that two first enqueues cannot both insert it.
 -- Due time: @run_at when given, else now plus @delay_ms (bigint, split into seconds and
--- milliseconds because DATEADD takes an int). The new id goes OUTPUT ... INTO a table
--- variable and the full row is read back as the one result set.
+-- milliseconds because DATEADD takes an int); a job not due yet is stored as scheduled (6).
+-- The new id goes OUTPUT ... INTO a table variable and the full row is read back as the one
+-- result set.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
 DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
 
--- a grouped job's place in its group (the caller holds the group's lock, job_group_lock)
-DECLARE @next_group_seq TABLE (
-    n int NOT NULL PRIMARY KEY,
-    v bigint NOT NULL DEFAULT (NEXT VALUE FOR readpast_job_group_seq)
+-- due: @run_at when given, else now plus @delay_ms
+DECLARE @due datetime2(6) = COALESCE(
+    @run_at,
+    DATEADD(
+        SECOND,
+        CAST(@delay_ms / 1000 AS int),
+        DATEADD(MILLISECOND, CAST(@delay_ms % 1000 AS int), SYSUTCDATETIME())
+    )
 );
+
 DECLARE @group_seq bigint;
-IF @group_key IS NOT NULL
-BEGIN
-    -- the next value of the group sequence, through a table variable's column default (not
-    -- sp_sequence_get_range, which Babelfish lacks; the offline parser takes this form)
-    INSERT INTO @next_group_seq (n) VALUES (1);
-    SELECT @group_seq = g.v FROM @next_group_seq AS g;
-END;
+-- include: next_group_seq.sql
 
 IF NOT EXISTS (SELECT 1 FROM readpast_queue AS eq WHERE eq.name = @queue)
 BEGIN
@@ -43,7 +43,7 @@ BEGIN
 END;
 
 INSERT INTO readpast_job (
-    queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
+    queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
     created_by, modified_by, webhook_url, expires_at, group_key, group_seq
 )
 OUTPUT inserted.id INTO @new_job (id)
@@ -55,14 +55,9 @@ SELECT
     @idempotency_key,
     @priority,
     COALESCE(@max_attempts, q.max_attempts, @default_max_attempts),
-    COALESCE(
-        @run_at,
-        DATEADD(
-            SECOND,
-            CAST(@delay_ms / 1000 AS int),
-            DATEADD(MILLISECOND, CAST(@delay_ms % 1000 AS int), SYSUTCDATETIME())
-        )
-    ),
+    @due,
+    -- not due yet: scheduled (6), out of the claim index until a claim promotes it
+    CASE WHEN @due > SYSUTCDATETIME() THEN 6 ELSE 0 END,
     @created_by,
     @created_by,
     @webhook_url,

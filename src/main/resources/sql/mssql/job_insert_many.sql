@@ -8,10 +8,9 @@
 -- The items are parsed into a table variable (keys and queue names in the columns' binary
 -- collation, V5, so that they compare as the tables do): one OPENJSON pass over each item, its
 -- members picked by key (JSON_VALUE would cut a payload longer than 4000 characters to NULL).
--- Each item gets its id from the sequence: one NEXT VALUE FOR per item, through a table
--- variable's column default (not sp_sequence_get_range, which Babelfish lacks), handed out
--- in item order (the k-th smallest id to the k-th item), so that inserted rows can
--- be matched to their items without OUTPUT naming source columns.
+-- Each item gets its id from the sequence (include/new_job_ids.sql), in item order, so that
+-- inserted rows can be matched to their items without OUTPUT naming source columns. A job not
+-- due yet is stored as scheduled (6), out of the claim index until a claim promotes it.
 -- Missing queue rows are created as in job_insert: an unlocked check first (existing queues
 -- take no lock), then an INSERT guarded by NOT EXISTS under UPDLOCK, HOLDLOCK.
 -- An item with an idempotency key is inserted only when no earlier item of the batch has the
@@ -37,16 +36,11 @@ DECLARE @item TABLE (
     delay_ms bigint NOT NULL,
     created_by nvarchar(200) NULL,
     webhook_url nvarchar(2000) NULL,
-    expires_at datetime2(6) NULL
+    expires_at datetime2(6) NULL,
+    due_at datetime2(6) NULL
 );
 DECLARE @missing TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY);
 DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
--- one id per item from the job sequence, by the column default (a form every T-SQL engine
--- and the offline parser take)
-DECLARE @new_id TABLE (
-    n int NOT NULL PRIMARY KEY,
-    id bigint NOT NULL DEFAULT (NEXT VALUE FOR readpast_job_id)
-);
 
 INSERT INTO @item (
     ord, queue, type, payload, tags, idempotency_key, priority, max_attempts,
@@ -86,12 +80,19 @@ CROSS APPLY (
     FROM OPENJSON(o.value) AS p
 ) AS f;
 
-INSERT INTO @new_id (n)
-SELECT i.ord
-FROM @item AS i;
+-- include: new_job_ids.sql
 
 UPDATE i
-SET i.id = n.id
+SET
+    i.id = n.id,
+    i.due_at = COALESCE(
+        i.run_at,
+        DATEADD(
+            SECOND,
+            CAST(i.delay_ms / 1000 AS int),
+            DATEADD(MILLISECOND, CAST(i.delay_ms % 1000 AS int), SYSUTCDATETIME())
+        )
+    )
 FROM @item AS i
 INNER JOIN (
     SELECT
@@ -118,7 +119,7 @@ BEGIN
 END;
 
 INSERT INTO readpast_job (
-    id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
+    id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
     created_by, modified_by, webhook_url, expires_at
 )
 OUTPUT inserted.id INTO @new_job (id)
@@ -131,14 +132,8 @@ SELECT
     i.idempotency_key,
     i.priority,
     COALESCE(i.max_attempts, q.max_attempts, i.default_max_attempts),
-    COALESCE(
-        i.run_at,
-        DATEADD(
-            SECOND,
-            CAST(i.delay_ms / 1000 AS int),
-            DATEADD(MILLISECOND, CAST(i.delay_ms % 1000 AS int), SYSUTCDATETIME())
-        )
-    ),
+    i.due_at,
+    CASE WHEN i.due_at > SYSUTCDATETIME() THEN 6 ELSE 0 END,
     i.created_by,
     i.created_by,
     i.webhook_url,

@@ -7,7 +7,8 @@
 -- heartbeat, a completion) are skipped, not waited for: READPAST, which needs READ COMMITTED,
 -- with ROWLOCK (READPAST skips row locks only, never page locks) and READCOMMITTEDLOCK so it
 -- reads real locks under RCSI too. The next expiry is a plain read (an estimate: the sweeper
--- reads it again each pass). The queue rows are a plain read. The sweeper acts on each row
+-- reads it again each pass), a seek on the lease-expiry index from now on, not a read of every
+-- lease. Both reads seek ix_readpast_job_lease_expiry. The queue rows are a plain read. The sweeper acts on each row
 -- with a guarded statement of its own.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
@@ -19,10 +20,11 @@ SELECT
     e.*
 FROM (
     SELECT
-        MIN(CASE WHEN a.lease_expires_at > SYSUTCDATETIME() THEN a.lease_expires_at END) AS next_expiry,
+        MIN(a.lease_expires_at) AS next_expiry,
         SYSUTCDATETIME() AS db_now
-    FROM readpast_job AS a
+    FROM readpast_job AS a WITH (INDEX (ix_readpast_job_lease_expiry))
     WHERE a.status IN (1, 2)
+        AND a.lease_expires_at > SYSUTCDATETIME()
 ) AS h
 OUTER APPLY (
     SELECT TOP (@limit)
@@ -35,7 +37,9 @@ OUTER APPLY (
         j.cancel_requested,
         q.backoff_base_ms,
         q.backoff_cap_ms
-    FROM readpast_job AS j WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
+    FROM readpast_job AS j WITH (
+        READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_lease_expiry), FORCESEEK
+    )
     LEFT JOIN readpast_queue AS q ON j.queue = q.name
     WHERE j.status IN (1, 2)
         AND j.lease_expires_at <= SYSUTCDATETIME()

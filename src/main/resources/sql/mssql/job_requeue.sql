@@ -27,10 +27,7 @@ DECLARE @source TABLE (
     group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL
 );
 
-DECLARE @next_group_seq TABLE (
-    n int NOT NULL PRIMARY KEY,
-    v bigint NOT NULL DEFAULT (NEXT VALUE FOR readpast_job_group_seq)
-);
+DECLARE @group_key nvarchar(200);
 DECLARE @group_seq bigint;
 
 DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
@@ -60,13 +57,8 @@ INTO @source (
 WHERE id = @id
     AND status = 5;
 
-IF EXISTS (SELECT 1 FROM @source AS g WHERE g.group_key IS NOT NULL)
-BEGIN
-    -- the next value of the group sequence, through a table variable's column default (not
-    -- sp_sequence_get_range, which Babelfish lacks; the offline parser takes this form)
-    INSERT INTO @next_group_seq (n) VALUES (1);
-    SELECT @group_seq = g.v FROM @next_group_seq AS g;
-END;
+SELECT @group_key = s.group_key FROM @source AS s;
+-- include: next_group_seq.sql
 
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,

@@ -1,17 +1,40 @@
--- Back to PENDING, due after @delay_ms (a failure with attempts left, or an expired lease).
--- With @expired_only = 1 (the lease sweeper) only if the lease has expired by the database
--- clock. @delay_ms is bigint: split into seconds and milliseconds because DATEADD takes an
--- int. Guarded by id, lease id and status: no row means the lease was lost. A job whose
--- cancellation was requested is not retried (no row: the caller cancels it instead). @error
--- becomes last_error and is appended to errors (the last 20 attempts' errors, a JSON array).
+-- Back to PENDING, due after @delay_ms (a failure with attempts left, or an expired lease):
+-- stored as 0 when due at once, else as 6 (scheduled: out of the claim index until a claim
+-- promotes it, see include/claim.sql). With @expired_only = 1 (the lease sweeper) only if the
+-- lease has expired by the database clock. @delay_ms is bigint: split into seconds and
+-- milliseconds because DATEADD takes an int. Guarded by id, lease id and status: no row means
+-- the lease was lost. A job whose cancellation was requested is not retried (no row: the
+-- caller cancels it instead). @error becomes last_error and is appended to errors (the last
+-- @keep_errors attempts' errors, a JSON array; include/errors_appended.sql). The row is read
+-- and locked by the guarded read first (UPDLOCK), so that the update that follows changes the
+-- row that was read.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
 DECLARE @updated TABLE (id bigint NOT NULL PRIMARY KEY);
+DECLARE @errors nvarchar(max);
+DECLARE @appended_errors nvarchar(max);
+DECLARE @error_attempt int;
+DECLARE @error_worker nvarchar(200);
+DECLARE @found bigint;
+
+SELECT
+    @found = j.id,
+    @errors = j.errors,
+    @error_attempt = j.attempt,
+    @error_worker = j.worker_id
+FROM readpast_job AS j WITH (UPDLOCK, ROWLOCK)
+WHERE j.id = @id
+    AND j.lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
+    AND j.status IN (1, 2)
+    AND j.cancel_requested = 0
+    AND (@expired_only = 0 OR j.lease_expires_at <= SYSUTCDATETIME());
+
+-- include: errors_appended.sql
 
 UPDATE readpast_job
 SET
-    status = 0,
+    status = CASE WHEN @delay_ms > 0 THEN 6 ELSE 0 END,
     due_at = DATEADD(
         SECOND,
         CAST(@delay_ms / 1000 AS int),
@@ -23,32 +46,12 @@ SET
     lease_expires_at = NULL,
     heartbeat_at = NULL,
     last_error = @error,
-    errors = (
-        SELECT N'[' + STRING_AGG(e.entry, N',') WITHIN GROUP (ORDER BY e.n ASC) + N']'
-        FROM (
-            SELECT
-                CAST(x.[key] AS int) AS n,
-                x.value AS entry
-            FROM OPENJSON(readpast_job.errors) AS x
-            UNION ALL
-            SELECT
-                2147483647 AS n,
-                CAST(N'{"attempt":' AS nvarchar(max)) + CAST(readpast_job.attempt AS nvarchar(11))
-                + N',"at":"' + REPLACE(CONVERT(nvarchar(33), SYSUTCDATETIME(), 127), N' ', N'T') + N'Z"'
-                + N',"workerId":'
-                + COALESCE(N'"' + STRING_ESCAPE(readpast_job.worker_id, 'json') + N'"', N'null')
-                + N',"error":"' + STRING_ESCAPE(@error, 'json') + N'"}' AS entry
-        ) AS e
-        WHERE e.n > (SELECT COUNT(*) FROM OPENJSON(readpast_job.errors)) - 20
-    ),
+    errors = @appended_errors,
     modified_by = COALESCE(@modified_by, modified_by),
     updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id INTO @updated (id)
-WHERE id = @id
-    AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
-    AND status IN (1, 2)
-    AND cancel_requested = 0
-    AND (@expired_only = 0 OR lease_expires_at <= SYSUTCDATETIME());
+WHERE id = @found
+    AND status IN (1, 2);
 
 SELECT j.*
 FROM readpast_job AS j

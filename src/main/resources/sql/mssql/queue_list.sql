@@ -4,6 +4,10 @@
 -- seconds (float) on the database clock (NULL when none is due). The hot table is read once
 -- and counted per queue in one GROUP BY (not one subquery per count and queue), all against
 -- one reading of the clock.
+-- The counts are telemetry for the dashboard, the gauges and GET /queues: they are read with
+-- NOLOCK, so that they never wait behind claims, acks and enqueues in flight with
+-- READ_COMMITTED_SNAPSHOT off (a count may include a change not committed yet). Pending counts
+-- both stored codes of a due job (0, and 6 whose time has come); scheduled, those still ahead.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
@@ -12,12 +16,12 @@ DECLARE @now datetime2(6) = SYSUTCDATETIME();
 WITH hot AS (
     SELECT
         j.queue,
-        SUM(CASE WHEN j.status = 0 AND j.due_at <= @now THEN CAST(1 AS bigint) ELSE 0 END) AS pending_count,
-        SUM(CASE WHEN j.status = 0 AND j.due_at > @now THEN CAST(1 AS bigint) ELSE 0 END) AS scheduled_count,
+        SUM(CASE WHEN j.status IN (0, 6) AND j.due_at <= @now THEN CAST(1 AS bigint) ELSE 0 END) AS pending_count,
+        SUM(CASE WHEN j.status IN (0, 6) AND j.due_at > @now THEN CAST(1 AS bigint) ELSE 0 END) AS scheduled_count,
         SUM(CASE WHEN j.status = 1 THEN CAST(1 AS bigint) ELSE 0 END) AS leased_count,
         SUM(CASE WHEN j.status = 2 THEN CAST(1 AS bigint) ELSE 0 END) AS processing_count,
-        MIN(CASE WHEN j.status = 0 AND j.due_at <= @now THEN j.due_at END) AS oldest_due_at
-    FROM readpast_job AS j
+        MIN(CASE WHEN j.status IN (0, 6) AND j.due_at <= @now THEN j.due_at END) AS oldest_due_at
+    FROM readpast_job AS j WITH (NOLOCK)
     GROUP BY j.queue
 ),
 
@@ -25,7 +29,7 @@ dead AS (
     SELECT
         d.queue,
         COUNT_BIG(*) AS dead_count
-    FROM readpast_job_dead AS d
+    FROM readpast_job_dead AS d WITH (NOLOCK)
     GROUP BY d.queue
 )
 

@@ -1,11 +1,13 @@
 -- The names of the capped queues (max_workers set). A claim whose queues include none of
 -- them skips queue_lock_capped and runs job_claim alone; the broker keeps this list for a
 -- second (and refreshes it at once after its own queue writes). Rate-limited queues are in
--- the list too: they are claimed under their queue lock like capped ones.
+-- the list too: they are claimed under their queue lock like capped ones. A row another
+-- transaction is writing is skipped, not waited for: a claim that then takes the unlocked way
+-- leaves that queue alone anyway (job_claim takes capped queues only when it locked them).
 SET NOCOUNT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
 SELECT q.name
-FROM readpast_queue AS q
+FROM readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
 WHERE q.max_workers IS NOT NULL
     OR q.rate_limit IS NOT NULL;

@@ -5,6 +5,6 @@
 -- readpast_job_expiry, readpast_webhook_due). The timer sleeps until the earliest.
 SELECT (SELECT min(s.next_fire_at) FROM readpast_schedule AS s WHERE NOT s.paused) AS next_fire_at,
        (SELECT min(j.expires_at) FROM readpast_job AS j
-        WHERE j.status = 0 AND j.expires_at IS NOT NULL) AS next_expiry,
+        WHERE j.status IN (0, 6) AND j.expires_at IS NOT NULL) AS next_expiry,
        (SELECT min(w.due_at) FROM readpast_webhook AS w WHERE w.status IN (0, 1)) AS next_delivery,
        now() AS db_now

@@ -8,7 +8,10 @@
 -- Returns one row per claimed job (job columns), or one row of NULL job columns when nothing
 -- was claimed; the first row's "acked" is a JSON array of [id, queue] of the completed jobs.
 -- Completion webhooks of the acknowledged jobs go into the outbox in this same statement, and
--- expired jobs (expiresAt) are not claimed, as in job_complete_many and job_claim.
+-- expired jobs (expiresAt) are not claimed, as in job_complete_many and job_claim. As there, only
+-- the rows taken are locked ("shares"), and scheduled jobs whose time has come are promoted
+-- first, in the same round trip and transaction.
+-- include: promote_due.sql
 WITH items AS (
     -- an item repeated in the batch counts once, its first occurrence (so which result is
     -- kept does not depend on the join order the plan picks)
@@ -59,9 +62,32 @@ eligible AS (
       AND (CAST(:queues AS jsonb) IS NULL
            OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
 ),
+multi AS (
+    SELECT count(*) > 1 AS yes FROM eligible AS m
+),
+shares AS (
+    SELECT w.queue, count(*) AS n
+    FROM (
+        SELECT c.queue
+        FROM eligible AS e
+        CROSS JOIN LATERAL (
+            SELECT j.queue, j.priority, j.due_at, j.id
+            FROM readpast_job AS j
+            WHERE j.queue = e.name AND j.status = 0 AND j.due_at <= now()
+              AND (j.expires_at IS NULL OR j.expires_at > now())
+            ORDER BY j.priority DESC, j.due_at, j.id
+            LIMIT :limit
+        ) AS c
+        WHERE (SELECT yes FROM multi)
+        ORDER BY c.priority DESC, c.due_at, c.id
+        LIMIT :limit
+    ) AS w
+    GROUP BY w.queue
+),
 picked AS (
     SELECT c.id, e.lease_seconds AS queue_lease_seconds
     FROM eligible AS e
+    LEFT JOIN shares AS sh ON sh.queue = e.name
     CROSS JOIN LATERAL (
         SELECT j.id, j.priority, j.due_at
         FROM readpast_job AS j
@@ -73,9 +99,9 @@ picked AS (
           AND (j.group_key IS NULL OR NOT EXISTS (
               SELECT 1 FROM readpast_job AS g
               WHERE g.queue = j.queue AND g.group_key = j.group_key
-                AND (g.status IN (1, 2) OR (g.status = 0 AND g.group_seq < j.group_seq))))
+                AND (g.status IN (1, 2) OR (g.status IN (0, 6) AND g.group_seq < j.group_seq))))
         ORDER BY j.priority DESC, j.due_at, j.id
-        LIMIT :limit
+        LIMIT CASE WHEN (SELECT yes FROM multi) THEN COALESCE(sh.n, 0) ELSE :limit END
         FOR UPDATE SKIP LOCKED
     ) AS c
     ORDER BY c.priority DESC, c.due_at, c.id

@@ -28,7 +28,8 @@ SELECT id, queue, type, payload, tags, idempotency_key, priority, 5, attempt, ma
                        'workerId', moved.worker_id,
                        'error', CAST(:error AS text)))
                ) WITH ORDINALITY AS e(entry, n)
-               WHERE e.n > jsonb_array_length(COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb))) - 19
+               WHERE e.n > jsonb_array_length(COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb)))
+                 + 1 - CAST(:keep_errors AS integer)
            ) END,
        webhook_url, group_key
 FROM moved

@@ -1,8 +1,8 @@
--- Cancel a job nobody holds: PENDING moves to the archive as CANCELLED at once.
+-- Cancel a job nobody holds: PENDING (due, or scheduled for later) moves to the archive as CANCELLED at once.
 WITH moved AS (
     DELETE FROM readpast_job
     WHERE id = :id
-      AND status = 0
+      AND status IN (0, 6)
     RETURNING *
 )
 INSERT INTO readpast_job_archive (

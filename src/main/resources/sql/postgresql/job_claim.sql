@@ -8,6 +8,11 @@
 -- only when the previous statement locked it; its room is also limited by the claims left in
 -- the current window (the caller then counts the claimed jobs with queue_rate_count, in the
 -- same transaction). Grouped jobs (group_key) run one at a time per group, in enqueue order.
+-- Only the rows taken are locked: with more than one eligible queue, "shares" first finds how
+-- many of the best :limit rows each queue holds without locking any, and each queue's locking
+-- read then takes that many. Scheduled jobs whose time has come are promoted first
+-- (include/promote_due.sql), in the same round trip and transaction.
+-- include: promote_due.sql
 WITH eligible AS (
     SELECT
         q.name,
@@ -35,9 +40,32 @@ WITH eligible AS (
       AND (CAST(:queues AS jsonb) IS NULL
            OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
 ),
+multi AS (
+    SELECT count(*) > 1 AS yes FROM eligible AS m WHERE m.room > 0
+),
+shares AS (
+    SELECT w.queue, count(*) AS n
+    FROM (
+        SELECT c.queue
+        FROM eligible AS e
+        CROSS JOIN LATERAL (
+            SELECT j.queue, j.priority, j.due_at, j.id
+            FROM readpast_job AS j
+            WHERE j.queue = e.name AND j.status = 0 AND j.due_at <= now()
+              AND (j.expires_at IS NULL OR j.expires_at > now())
+            ORDER BY j.priority DESC, j.due_at, j.id
+            LIMIT e.room
+        ) AS c
+        WHERE (SELECT yes FROM multi)
+        ORDER BY c.priority DESC, c.due_at, c.id
+        LIMIT :limit
+    ) AS w
+    GROUP BY w.queue
+),
 picked AS (
     SELECT c.id, e.lease_seconds AS queue_lease_seconds
     FROM eligible AS e
+    LEFT JOIN shares AS sh ON sh.queue = e.name
     CROSS JOIN LATERAL (
         SELECT j.id, j.priority, j.due_at
         FROM readpast_job AS j
@@ -49,9 +77,9 @@ picked AS (
           AND (j.group_key IS NULL OR NOT EXISTS (
               SELECT 1 FROM readpast_job AS g
               WHERE g.queue = j.queue AND g.group_key = j.group_key
-                AND (g.status IN (1, 2) OR (g.status = 0 AND g.group_seq < j.group_seq))))
+                AND (g.status IN (1, 2) OR (g.status IN (0, 6) AND g.group_seq < j.group_seq))))
         ORDER BY j.priority DESC, j.due_at, j.id
-        LIMIT e.room
+        LIMIT CASE WHEN (SELECT yes FROM multi) THEN COALESCE(sh.n, 0) ELSE e.room END
         FOR UPDATE SKIP LOCKED
     ) AS c
     ORDER BY c.priority DESC, c.due_at, c.id

@@ -1,4 +1,4 @@
--- The expiry sweeper: up to :limit PENDING jobs whose expiresAt has passed (database clock)
+-- The expiry sweeper: up to :limit PENDING jobs (due, or scheduled for later) whose expiresAt has passed (database clock)
 -- never start: they move to the dead-letter table as DEAD, and their webhook (the job's URL,
 -- else the queue's) goes into the outbox, in this same statement. Rows a claim holds are
 -- skipped (and the claim itself never takes an expired job). Returns their ids and queues.
@@ -6,14 +6,14 @@ WITH moved AS (
     DELETE FROM readpast_job
     WHERE id IN (
         SELECT e.id FROM readpast_job AS e
-        WHERE e.status = 0
+        WHERE e.status IN (0, 6)
           AND e.expires_at IS NOT NULL
           AND e.expires_at <= now()
         ORDER BY e.expires_at
         LIMIT :limit
         FOR UPDATE SKIP LOCKED
     )
-      AND status = 0
+      AND status IN (0, 6)
     RETURNING *
 ),
 hook AS (
@@ -26,10 +26,10 @@ hook AS (
 INSERT INTO readpast_job_dead (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, webhook_url, group_key
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, max_attempts,
        due_at, worker_id, progress, 'expired: not started before its expiresAt', NULL, created_by,
-       modified_by, created_at, started_at, now(), now(), NULL, webhook_url, group_key
+       modified_by, created_at, started_at, now(), now(), NULL, errors, webhook_url, group_key
 FROM moved
 RETURNING id, queue

@@ -3,22 +3,26 @@
 -- nothing is inserted and no row comes back (the caller reads the existing job). The
 -- partial unique index decides, also between concurrent enqueues. The queue row is created
 -- on first use (no settings: defaults apply), because claims are driven from the queue table.
+-- A job not due yet is stored as scheduled (6).
 WITH new_queue AS (
     INSERT INTO readpast_queue (name) VALUES (:queue)
     ON CONFLICT (name) DO NOTHING
 )
 INSERT INTO readpast_job (
-    queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
+    queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
     created_by, modified_by, webhook_url, expires_at, group_key, group_seq
 )
 SELECT
     :queue, :type, :payload, :tags, :idempotency_key, :priority,
     COALESCE(CAST(:max_attempts AS integer), q.max_attempts, CAST(:default_max_attempts AS integer)),
-    COALESCE(CAST(:run_at AS timestamptz), now() + CAST(:delay_ms AS bigint) * interval '1 millisecond'),
+    d.due_at,
+    -- not due yet: scheduled (6), out of the claim index until a claim promotes it
+    CASE WHEN d.due_at > now() THEN 6 ELSE 0 END,
     :created_by, :created_by, :webhook_url, CAST(:expires_at AS timestamptz), CAST(:group_key AS varchar(200)),
     -- a grouped job's place in its group (the caller holds the group's lock, job_group_lock)
     CASE WHEN CAST(:group_key AS varchar(200)) IS NULL THEN NULL ELSE nextval('readpast_job_group_seq') END
-FROM (SELECT 1) AS one
+FROM (SELECT COALESCE(CAST(:run_at AS timestamptz),
+                     now() + CAST(:delay_ms AS bigint) * interval '1 millisecond') AS due_at) AS d
 LEFT JOIN readpast_queue AS q ON q.name = :queue
 ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
 RETURNING *

@@ -36,13 +36,15 @@ new_queues AS (
 ),
 inserted AS (
     INSERT INTO readpast_job (
-        id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at,
+        id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
         created_by, modified_by, webhook_url, expires_at
     )
     SELECT
         i.id, i.queue, i.type, i.payload, i.tags, i.idempotency_key, i.priority,
         COALESCE(i.max_attempts, q.max_attempts, i.default_max_attempts),
         COALESCE(i.run_at, now() + i.delay_ms * interval '1 millisecond'),
+        -- not due yet: scheduled (6), out of the claim index until a claim promotes it
+        CASE WHEN COALESCE(i.run_at, now() + i.delay_ms * interval '1 millisecond') > now() THEN 6 ELSE 0 END,
         i.created_by, i.created_by, i.webhook_url, i.expires_at
     FROM items AS i
     LEFT JOIN readpast_queue AS q ON q.name = i.queue

@@ -1,6 +1,6 @@
 -- Retries used up or a fatal error: the job moves to the dead-letter table as DEAD (unless a
 -- cancel was requested meanwhile: then it must end CANCELLED, see job_cancel_leased).
--- :error becomes last_error and is appended to errors (the last 20 attempts' errors). Its
+-- :error becomes last_error and is appended to errors (the last :keep_errors attempts' errors). Its
 -- webhook (the job's URL, else its queue's) goes into the outbox in the same statement.
 WITH moved AS (
     DELETE FROM readpast_job
@@ -37,7 +37,8 @@ SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, ma
                    'workerId', moved.worker_id,
                    'error', CAST(:error AS text)))
            ) WITH ORDINALITY AS e(entry, n)
-           WHERE e.n > jsonb_array_length(COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb))) - 19
+           WHERE e.n > jsonb_array_length(COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb)))
+                 + 1 - CAST(:keep_errors AS integer)
        ),
        webhook_url, group_key
 FROM moved

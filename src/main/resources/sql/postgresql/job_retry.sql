@@ -1,7 +1,9 @@
--- Back to PENDING, due after :delay_ms (a failure with attempts left, or an expired lease).
--- :error becomes last_error and is appended to errors (the last 20 attempts' errors).
+-- Back to PENDING, due after :delay_ms (a failure with attempts left, or an expired lease):
+-- stored as 0 when due at once, else as 6 (scheduled: out of the claim index until a claim
+-- promotes it).
+-- :error becomes last_error and is appended to errors (the last :keep_errors attempts' errors).
 UPDATE readpast_job
-SET status = 0,
+SET status = CASE WHEN CAST(:delay_ms AS bigint) > 0 THEN 6 ELSE 0 END,
     due_at = now() + CAST(:delay_ms AS bigint) * interval '1 millisecond',
     worker_id = NULL,
     lease_id = NULL,
@@ -19,7 +21,8 @@ SET status = 0,
                 'workerId', readpast_job.worker_id,
                 'error', CAST(:error AS text)))
         ) WITH ORDINALITY AS e(entry, n)
-        WHERE e.n > jsonb_array_length(COALESCE(CAST(readpast_job.errors AS jsonb), CAST('[]' AS jsonb))) - 19
+        WHERE e.n > jsonb_array_length(COALESCE(CAST(readpast_job.errors AS jsonb), CAST('[]' AS jsonb)))
+                  + 1 - CAST(:keep_errors AS integer)
     ),
     modified_by = COALESCE(:modified_by, modified_by),
     updated_at = now()

@@ -1,9 +1,9 @@
 -- One queue's settings, job counts and the age of its oldest due job (database clock).
 SELECT q.*,
        (SELECT count(*) FROM readpast_job AS j
-        WHERE j.queue = q.name AND j.status = 0 AND j.due_at <= now()) AS pending_count,
+        WHERE j.queue = q.name AND j.status IN (0, 6) AND j.due_at <= now()) AS pending_count,
        (SELECT count(*) FROM readpast_job AS j
-        WHERE j.queue = q.name AND j.status = 0 AND j.due_at > now()) AS scheduled_count,
+        WHERE j.queue = q.name AND j.status IN (0, 6) AND j.due_at > now()) AS scheduled_count,
        (SELECT count(*) FROM readpast_job AS j
         WHERE j.queue = q.name AND j.status = 1) AS leased_count,
        (SELECT count(*) FROM readpast_job AS j
@@ -14,6 +14,6 @@ SELECT q.*,
 FROM readpast_queue AS q
 CROSS JOIN LATERAL (
     SELECT min(j.due_at) AS oldest_due_at FROM readpast_job AS j
-    WHERE j.queue = q.name AND j.status = 0 AND j.due_at <= now()
+    WHERE j.queue = q.name AND j.status IN (0, 6) AND j.due_at <= now()
 ) AS o
 WHERE q.name = :name

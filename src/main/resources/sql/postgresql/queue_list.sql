@@ -12,11 +12,11 @@ SELECT q.*,
 FROM readpast_queue AS q
 LEFT JOIN (
     SELECT j.queue,
-           count(*) FILTER (WHERE j.status = 0 AND j.due_at <= now()) AS pending_count,
-           count(*) FILTER (WHERE j.status = 0 AND j.due_at > now()) AS scheduled_count,
+           count(*) FILTER (WHERE j.status IN (0, 6) AND j.due_at <= now()) AS pending_count,
+           count(*) FILTER (WHERE j.status IN (0, 6) AND j.due_at > now()) AS scheduled_count,
            count(*) FILTER (WHERE j.status = 1) AS leased_count,
            count(*) FILTER (WHERE j.status = 2) AS processing_count,
-           min(j.due_at) FILTER (WHERE j.status = 0 AND j.due_at <= now()) AS oldest_due_at
+           min(j.due_at) FILTER (WHERE j.status IN (0, 6) AND j.due_at <= now()) AS oldest_due_at
     FROM readpast_job AS j
     GROUP BY j.queue
 ) AS h ON h.queue = q.name

@@ -1,9 +1,14 @@
--- First statement of a claim transaction: lock the rows of the capped queues in scope that
--- have due work, in name order. Claims on the same capped queue queue up here (and only
--- here); the claim statement that follows takes a fresh snapshot, so its count of leased
--- jobs includes every claim committed before this lock was granted. Uncapped queues take
--- no lock. Rate-limited queues are locked the same way (their window count is in the row);
--- rate_limited tells the caller to count its claims on them (queue_rate_count).
+-- First statement of a claim transaction that may reach a capped or rate-limited queue: lock
+-- the rows of those queues in scope that have room and due work, in name order. Claims on one
+-- such queue take turns here; the claim statement that follows takes a fresh snapshot, so its
+-- count of leased jobs includes every claim committed before this lock was granted. Uncapped
+-- queues take no lock. Rate-limited queues are locked the same way (their window count is in
+-- the row); rate_limited tells the caller to count its claims on them (queue_rate_count).
+-- Never waits: a queue row another transaction holds (a claim in progress, even one whose
+-- broker froze, or a settings change) is skipped (SKIP LOCKED), and this claim leaves that
+-- queue alone, exactly as if it were full (the claim takes capped queues only when it locked
+-- them). Queues with no room are not locked at all: the leased count and the rate window are
+-- read first (a pre-filter; the claim counts again under the lock).
 SELECT q.name, q.rate_limit IS NOT NULL AS rate_limited
 FROM readpast_queue AS q
 WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL)
@@ -11,9 +16,17 @@ WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL)
   AND q.active
   AND (CAST(:queues AS jsonb) IS NULL
        OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
-  AND EXISTS (
-      SELECT 1 FROM readpast_job AS j
-      WHERE j.queue = q.name AND j.status = 0 AND j.due_at <= now()
-  )
+  AND (q.max_workers IS NULL
+       OR q.max_workers > (SELECT count(*) FROM readpast_job AS a
+                           WHERE a.queue = q.name AND a.status IN (1, 2)))
+  AND NOT (q.rate_limit IS NOT NULL
+           AND q.rate_window = floor(extract(epoch FROM now()) * 1000 / q.rate_period_ms)
+           AND q.rate_window_count >= q.rate_limit)
+  AND (EXISTS (
+           SELECT 1 FROM readpast_job AS j
+           WHERE j.queue = q.name AND j.status = 0 AND j.due_at <= now())
+       OR EXISTS (
+           SELECT 1 FROM readpast_job AS s
+           WHERE s.queue = q.name AND s.status = 6 AND s.due_at <= now()))
 ORDER BY q.name
-FOR UPDATE OF q
+FOR UPDATE OF q SKIP LOCKED

@@ -160,7 +160,8 @@ final class Validate {
         List<Integer> codes = new java.util.ArrayList<>();
         for (String part : raw.split(",")) {
             try {
-                codes.add(io.readpast.core.JobStatus.valueOf(part.strip().toUpperCase(java.util.Locale.ROOT)).code());
+                codes.addAll(io.readpast.core.JobStatus.valueOf(part.strip().toUpperCase(java.util.Locale.ROOT))
+                        .storedCodes());
             } catch (IllegalArgumentException e) {
                 throw BrokerException.invalid("'status' takes PENDING, LEASED, PROCESSING, SUCCEEDED, DEAD or CANCELLED "
                         + "(comma-separated); got '" + printable(part) + "'.");

@@ -24,6 +24,10 @@ import java.util.Set;
  * LEASED|PROCESSING --fail/release/expiry after a cancel request--> CANCELLED
  * DEAD|CANCELLED     --requeue-->                    PENDING (attempts reset)
  * </pre>
+ * A PENDING job whose due time is still ahead (a delayed enqueue, a retry backing off) is
+ * stored with its own code, {@link #SCHEDULED_CODE}, so that it stays out of the claim index
+ * until a claim promotes it to {@code 0} once it is due. It is PENDING all the same: the API
+ * shows it so, and every statement that takes a PENDING job takes both codes.
  */
 public enum JobStatus {
     PENDING(0),
@@ -44,6 +48,9 @@ public enum JobStatus {
         NEXT.put(CANCELLED, EnumSet.of(PENDING));
     }
 
+    /** The stored code of a PENDING job that is not due yet (see the class comment). */
+    public static final int SCHEDULED_CODE = 6;
+
     private final int code;
 
     JobStatus(int code) {
@@ -53,6 +60,11 @@ public enum JobStatus {
     /** The code stored in the status column. */
     public int code() {
         return code;
+    }
+
+    /** Every code a job of this state may be stored with (PENDING: due, and not due yet). */
+    public Set<Integer> storedCodes() {
+        return this == PENDING ? Set.of(code, SCHEDULED_CODE) : Set.of(code);
     }
 
     /** The states this one may change into (not itself). */
@@ -74,6 +86,9 @@ public enum JobStatus {
     }
 
     public static JobStatus fromCode(int code) {
+        if (code == SCHEDULED_CODE) {
+            return PENDING;
+        }
         for (JobStatus s : values()) {
             if (s.code == code) {
                 return s;

@@ -89,7 +89,7 @@ public class Database {
         }
         StatementCatalog catalog;
         try {
-            catalog = StatementCatalog.load(engine);
+            catalog = StatementCatalog.load(engine, dialect.flavor());
         } catch (IllegalStateException e) {
             throw new StartupFailure(e.getMessage());
         }

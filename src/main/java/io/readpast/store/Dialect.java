@@ -54,6 +54,14 @@ public interface Dialect {
     }
 
     /**
+     * The engine's flavor once {@link #checkDatabase} has run (null: the engine itself). A
+     * flavor may have its own versions of statement fragments (see {@link StatementCatalog}).
+     */
+    default String flavor() {
+        return null;
+    }
+
+    /**
      * True when every statement file is one SQL statement, atomic on its own, so that work of one
      * statement may run in autocommit (one round trip instead of statement plus COMMIT).
      */

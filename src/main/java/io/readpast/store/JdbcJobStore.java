@@ -29,6 +29,8 @@ public final class JdbcJobStore implements JobStore {
 
     private static final Logger LOG = Logger.getLogger(JdbcJobStore.class);
     private static final int MAX_TRIES = 5;
+    /** A job keeps the errors of its last this many attempts (the errors column). */
+    static final int KEEP_ERRORS = 20;
     /** Claim order: priority (higher first), then due time, then id. */
     private static final java.util.Comparator<JobRow> CLAIM_ORDER = java.util.Comparator
             .comparingInt(JobRow::priority).reversed()
@@ -99,7 +101,7 @@ public final class JdbcJobStore implements JobStore {
                 return single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job))).map(r -> new Inserted(r, true));
             });
         }
-        return tx(c -> Optional.of(insertUnique(c, job)));
+        return tx(c -> Optional.of(insertUnique(c, job, false)));
     }
 
     /**
@@ -108,7 +110,11 @@ public final class JdbcJobStore implements JobStore {
      * nothing is inserted; when the holder was deleted meanwhile, the key is taken over. When a
      * live job holds the idempotency key, that job is the answer and stands for the key.
      */
-    private Inserted insertUnique(Connection c, NewJob job) throws SQLException {
+    private Inserted insertUnique(Connection c, NewJob job, boolean groupLocked) throws SQLException {
+        if (job.groupKey() != null && !groupLocked) {
+            // the group's lock before the key: every path takes its locks in that order
+            lockGroup(c, job.queue(), job.groupKey());
+        }
         Params key = Params.of().str("unique_key", job.uniqueKey()).lng("unique_for_ms", job.uniqueForMs());
         boolean taken = !query(c, Stmt.UNIQUE_KEY_CLAIM, key.bool("force", false), (rs, cols) -> Boolean.TRUE).isEmpty();
         if (!taken) {
@@ -122,9 +128,6 @@ public final class JdbcJobStore implements JobStore {
             // the holder is gone (deleted, or purged by retention): the key is free for this job
             query(c, Stmt.UNIQUE_KEY_CLAIM, Params.of().str("unique_key", job.uniqueKey())
                     .lng("unique_for_ms", job.uniqueForMs()).bool("force", true), (rs, cols) -> Boolean.TRUE);
-        }
-        if (job.groupKey() != null) {
-            lockGroup(c, job.queue(), job.groupKey());
         }
         Optional<JobRow> row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)));
         JobRow answer = row.isPresent() ? row.get()
@@ -155,7 +158,7 @@ public final class JdbcJobStore implements JobStore {
                 List<Inserted> out = new ArrayList<>(jobs.size());
                 for (NewJob job : jobs) {
                     if (job.uniqueKey() != null) {
-                        out.add(insertUnique(c, job));
+                        out.add(insertUnique(c, job, true));
                         continue;
                     }
                     Optional<JobRow> row = single(queryJobs(c, Stmt.JOB_INSERT, insertParams(job)));
@@ -340,10 +343,12 @@ public final class JdbcJobStore implements JobStore {
                     .integer("lease_seconds", leaseSeconds)
                     .integer("default_lease_seconds", defaultLeaseSeconds)
                     .str("modified_by", by);
-            return gated(() -> tx(c -> {
-                Map<Long, String> acked = completeMany(c, Params.of().str("items", items).str("modified_by", by));
-                return new AckClaimed(acked, claimLocked(c, p, queuesJson));
-            }));
+            // the acks commit first, in a transaction of their own: the claim's queue lock is
+            // never taken while this transaction still holds the acked rows (two ack-and-claims
+            // on one capped queue would otherwise wait for each other's deletes, and deadlock)
+            Map<Long, String> acked = oneStatement(c -> completeMany(c,
+                    Params.of().str("items", items).str("modified_by", by)));
+            return new AckClaimed(acked, gated(() -> tx(c -> claimLocked(c, p, queuesJson))));
         }
         Params p = Params.of()
                 .str("items", items)
@@ -509,7 +514,8 @@ public final class JdbcJobStore implements JobStore {
     @Override
     public Optional<JobRow> jobCancelLeased(long id, String leaseId, String error, boolean expiredOnly, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).str("error", error)
-                .bool("expired_only", expiredOnly).str("modified_by", by);
+                .bool("expired_only", expiredOnly).str("modified_by", by)
+                .integer("keep_errors", KEEP_ERRORS);
         return oneStatement(c -> single(queryJobs(c, Stmt.JOB_CANCEL_LEASED, p)));
     }
 
@@ -595,14 +601,16 @@ public final class JdbcJobStore implements JobStore {
     public Optional<JobRow> jobRetry(long id, String leaseId, long delayMs, String error, boolean expiredOnly,
                                      String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId).lng("delay_ms", delayMs)
-                .str("error", error).bool("expired_only", expiredOnly).str("modified_by", by);
+                .str("error", error).bool("expired_only", expiredOnly).str("modified_by", by)
+                .integer("keep_errors", KEEP_ERRORS);
         return oneStatement(c -> single(queryJobs(c, Stmt.JOB_RETRY, p)));
     }
 
     @Override
     public Optional<JobRow> jobKill(long id, String leaseId, String error, boolean expiredOnly, String by) {
         Params p = Params.of().lng("id", id).str("lease_id", leaseId)
-                .str("error", error).bool("expired_only", expiredOnly).str("modified_by", by);
+                .str("error", error).bool("expired_only", expiredOnly).str("modified_by", by)
+                .integer("keep_errors", KEEP_ERRORS);
         return oneStatement(c -> single(queryJobs(c, Stmt.JOB_KILL, p)));
     }
 
@@ -648,17 +656,20 @@ public final class JdbcJobStore implements JobStore {
         return writeQueue(Stmt.QUEUE_UPSERT, p, s.name());
     }
 
-    /** Runs a queue write and reads the row back with its counts, in one transaction. */
+    /**
+     * Runs a queue write, commits it, then reads the row back with its counts in a read of its
+     * own: the write's lock on the queue row is never held while the queue's jobs are read
+     * (which would wait behind acks and claims of that queue, and they behind the row).
+     */
     private QueueRow writeQueue(Stmt write, Params p, String name) {
         try {
-            return tx(c -> {
-                query(c, write, p, (rs, cols) -> Boolean.TRUE);
-                return single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue))
-                        .orElseThrow(() -> new IllegalStateException("queue row missing after " + write));
-            });
+            tx(c -> query(c, write, p, (rs, cols) -> Boolean.TRUE));
         } finally {
             queueWrites.incrementAndGet();  // committed (or not): claims read the capped queues again
         }
+        return oneStatement(c -> single(query(c, Stmt.QUEUE_GET, Params.of().str("name", name), this::mapQueue)))
+                .orElseThrow(() -> new StoreException(StoreException.Kind.OTHER,
+                        "queue row " + name + " missing right after " + write, null));
     }
 
     @Override

@@ -11,6 +11,8 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 
 import org.jboss.logging.Logger;
 
@@ -22,24 +24,59 @@ public final class SqlServerDialect implements Dialect {
     /** OPENJSON, which the statements use for JSON arrays, needs compatibility level 130. */
     static final int MIN_COMPATIBILITY_LEVEL = 130;
 
+    /**
+     * Babelfish for PostgreSQL speaks T-SQL over TDS but lacks a few documented forms (NEXT
+     * VALUE FOR in procedural statements and with OVER); its fragments stand in for those.
+     */
+    public static final String BABELFISH = "babelfish";
+
+    private volatile String flavor;
+
+    @Override
+    public String flavor() {
+        return flavor;
+    }
+
     @Override
     public Engine engine() {
         return Engine.SQLSERVER;
     }
 
+    /** How instants travel to and from datetime2(6) columns holding UTC: ISO 8601, microseconds. */
+    static final DateTimeFormatter WIRE = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS");
+
+    /**
+     * Binds an instant as its UTC wall-clock time in ISO 8601 text, to the microsecond the
+     * columns keep (datetime2(6)): the server converts the text (the parameter side, never the
+     * column, so seeks stay seeks), and nothing goes through the JVM's time zone (mssql-jdbc has
+     * routed java.time values through java.sql.Timestamp in the default zone, which shifts
+     * wall-clock times in a daylight-saving gap). Nulls are typed the same way, so the
+     * parameter's type never changes between executions.
+     */
     @Override
     public void bindInstant(PreparedStatement ps, int index, Instant value) throws SQLException {
         if (value == null) {
-            ps.setNull(index, Types.TIMESTAMP);
+            ps.setNull(index, Types.NVARCHAR);
         } else {
-            ps.setObject(index, LocalDateTime.ofInstant(value, ZoneOffset.UTC), Types.TIMESTAMP);
+            ps.setString(index, wire(value));
         }
     }
 
+    static String wire(Instant value) {
+        return WIRE.format(LocalDateTime.ofInstant(value.truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC));
+    }
+
+    /** Reads a datetime2 column as text, which the driver renders without any time zone. */
     @Override
     public Instant readInstant(ResultSet rs, int column) throws SQLException {
-        LocalDateTime t = rs.getObject(column, LocalDateTime.class);
-        return t == null ? null : t.toInstant(ZoneOffset.UTC);
+        String t = rs.getString(column);
+        return t == null ? null : parseWire(t);
+    }
+
+    /** A datetime2 value as the driver renders it ({@code 2025-03-30 01:30:00.1234560}), as UTC. */
+    static Instant parseWire(String text) {
+        return LocalDateTime.parse(text.strip().replace(' ', 'T'), DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+                .toInstant(ZoneOffset.UTC);
     }
 
     @Override
@@ -74,14 +111,23 @@ public final class SqlServerDialect implements Dialect {
             rcsi = rs.getBoolean(2);
             version = rs.getString(3);
         }
+        flavor = isBabelfish(c) ? BABELFISH : null;
         if (level < MIN_COMPATIBILITY_LEVEL && !hasOpenJson(c)) {
             throw new Database.StartupFailure("SQL Server database compatibility level is " + level
                     + "; Readpast needs " + MIN_COMPATIBILITY_LEVEL + " or higher (OPENJSON). "
                     + "Run: ALTER DATABASE CURRENT SET COMPATIBILITY_LEVEL = " + MIN_COMPATIBILITY_LEVEL);
         }
-        LOG.infof("SQL Server %s: compatibility level %d, READ_COMMITTED_SNAPSHOT %s%s", version, level,
+        LOG.infof("SQL Server %s%s: compatibility level %d, READ_COMMITTED_SNAPSHOT %s%s", version,
+                flavor == null ? "" : " (" + flavor + ")", level,
                 rcsi ? "ON" : "OFF",
                 rcsi ? " (queue reads take real locks with READCOMMITTEDLOCK, as they must under RCSI)" : "");
+    }
+
+    private static boolean isBabelfish(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT CAST(SERVERPROPERTY('babelfish') AS nvarchar(20))")) {
+            return rs.next() && rs.getString(1) != null;
+        }
     }
 
     private static boolean hasOpenJson(Connection c) {
@@ -99,10 +145,15 @@ public final class SqlServerDialect implements Dialect {
             return StoreException.Kind.TRANSIENT;                     // serialization failure / deadlock
         }
         return switch (e.getErrorCode()) {
-            // deadlock victim, snapshot update conflict, out of lock resources
-            case 1205, 3960, 1204 -> StoreException.Kind.TRANSIENT;
-            // Azure SQL: service busy, service error, not enough resources, resource limits
-            case 40501, 40197, 49918, 49919, 49920, 10928, 10929 -> StoreException.Kind.TRANSIENT;
+            // deadlock victim, snapshot update conflict, out of lock resources, lock request
+            // timed out (the connection's lockTimeout; XACT_ABORT rolled the transaction back),
+            // and job_group_lock's own timeout (51222) and deadlock (51205) outcomes
+            case 1205, 3960, 1204, 1222, 51205, 51222 -> StoreException.Kind.TRANSIENT;
+            // Azure SQL: the service hit an error processing the request: try again at once
+            case 40197 -> StoreException.Kind.TRANSIENT;
+            // Azure SQL: busy, resource limits reached, not enough resources. Microsoft asks to
+            // come back after about 10 seconds, not within milliseconds: 503 with Retry-After
+            case 40501, 10928, 10929, 49918, 49919, 49920 -> StoreException.Kind.UNAVAILABLE;
             case 2601, 2627 -> StoreException.Kind.DUPLICATE_KEY;     // unique index / constraint
             // cannot open the database; not available / being recovered / shutting down
             case 4060, 904, 921, 922, 942, 6005, 40613 -> StoreException.Kind.UNAVAILABLE;

@@ -10,8 +10,22 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-/** Loads every {@link Stmt} of one engine from {@code sql/<engine>/}. */
+/**
+ * Loads every {@link Stmt} of one engine from {@code sql/<engine>/}.
+ * <p>
+ * A statement file may share text with others through a line {@code -- include: <name>.sql},
+ * which is replaced by the file {@code sql/<engine>/include/<name>.sql} at load time. The line
+ * is a comment, so every file (and every fragment, which is SQL of its own) still parses in
+ * the offline T-SQL check. An engine's <em>flavor</em> (Babelfish, for the SQL Server engine)
+ * may give its own version of a fragment in {@code sql/<engine>/include/<flavor>/<name>.sql}:
+ * the forms only that flavor needs stay there, out of the text the real engine runs.
+ */
 public final class StatementCatalog {
+
+    /** The include directive: a whole line, {@code -- include: name.sql}. */
+    static final java.util.regex.Pattern INCLUDE =
+            java.util.regex.Pattern.compile("(?m)^[ \\t]*-- include: ([a-z0-9_]+\\.sql)[ \\t]*$");
+    private static final int MAX_INCLUDE_DEPTH = 4;
 
     /**
      * PostgreSQL re-plans a prepared statement at every execution while its generic plan looks
@@ -36,6 +50,14 @@ public final class StatementCatalog {
 
     /** Loads all statements of the engine, failing with the list of missing files. */
     public static StatementCatalog load(Engine engine) {
+        return load(engine, null);
+    }
+
+    /**
+     * Loads all statements of the engine, with the fragments of {@code flavor} (null: none)
+     * where it has its own, failing with the list of missing files.
+     */
+    public static StatementCatalog load(Engine engine, String flavor) {
         char marker = engine == Engine.SQLSERVER ? '@' : ':';
         Map<Stmt, SqlStatement> map = new EnumMap<>(Stmt.class);
         List<String> missing = new ArrayList<>();
@@ -45,6 +67,7 @@ public final class StatementCatalog {
             if (text == null) {
                 missing.add(path);
             } else {
+                text = expand(engine, flavor, path, text, 0, missing);
                 SqlStatement s = SqlStatement.parse(stmt.name(), text, marker);
                 if (s.genericPlan() && engine == Engine.POSTGRESQL) {
                     s = s.withPreamble(PG_GENERIC_PLAN, 1);
@@ -56,6 +79,41 @@ public final class StatementCatalog {
             throw new IllegalStateException("Statements missing for " + engine + ": " + missing);
         }
         return new StatementCatalog(map);
+    }
+
+    /** The text with every include line replaced by its fragment (fragments may include others). */
+    static String expand(Engine engine, String flavor, String from, String text, int depth, List<String> missing) {
+        java.util.regex.Matcher m = INCLUDE.matcher(text);
+        if (!m.find()) {
+            return text;
+        }
+        if (depth >= MAX_INCLUDE_DEPTH) {
+            throw new IllegalStateException("Includes nested deeper than " + MAX_INCLUDE_DEPTH + " in " + from);
+        }
+        StringBuilder out = new StringBuilder(text.length() * 2);
+        int last = 0;
+        do {
+            String name = m.group(1);
+            String fragment = null;
+            String fragmentPath = null;
+            if (flavor != null) {
+                fragmentPath = "sql/" + engine.datasourceName() + "/include/" + flavor + "/" + name;
+                fragment = read(fragmentPath);
+            }
+            if (fragment == null) {
+                fragmentPath = "sql/" + engine.datasourceName() + "/include/" + name;
+                fragment = read(fragmentPath);
+            }
+            out.append(text, last, m.start());
+            if (fragment == null) {
+                missing.add(fragmentPath + " (included by " + from + ")");
+            } else {
+                String body = expand(engine, flavor, fragmentPath, fragment, depth + 1, missing).stripTrailing();
+                out.append("-- from include/").append(name).append('\n').append(body);
+            }
+            last = m.end();
+        } while (m.find());
+        return out.append(text, last, text.length()).toString();
     }
 
     public static String resourcePath(Engine engine, Stmt stmt) {

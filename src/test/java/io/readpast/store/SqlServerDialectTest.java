@@ -20,8 +20,9 @@ class SqlServerDialectTest {
     }
 
     @Test
-    void deadlocksConflictsAndAzureThrottlingAreRetried() {
-        for (int code : new int[] {1205, 3960, 1204, 40501, 40197, 49918, 49919, 49920, 10928, 10929}) {
+    void deadlocksConflictsAndLockTimeoutsAreRetried() {
+        // 1222: the connection's lock timeout; 51205/51222: job_group_lock's deadlock and timeout
+        for (int code : new int[] {1205, 3960, 1204, 1222, 51205, 51222, 40197}) {
             assertEquals(StoreException.Kind.TRANSIENT, kindOf(code, "S0001"), "error " + code);
         }
         // SQLSTATE 40001 (serialization failure / deadlock) whatever the number
@@ -30,7 +31,8 @@ class SqlServerDialectTest {
 
     @Test
     void aDatabaseThatCannotBeOpenedIsUnavailable() {
-        for (int code : new int[] {4060, 40613, 904, 921, 922, 942, 6005}) {
+        // Azure SQL throttling asks for about 10 s: answered 503 with Retry-After, not retried at once
+        for (int code : new int[] {4060, 40613, 904, 921, 922, 942, 6005, 40501, 49918, 49919, 49920, 10928, 10929}) {
             assertEquals(StoreException.Kind.UNAVAILABLE, kindOf(code, "S0001"), "error " + code);
         }
         assertEquals(StoreException.Kind.UNAVAILABLE, kindOf(0, "08S01"), "connection failure");
@@ -42,6 +44,26 @@ class SqlServerDialectTest {
         assertEquals(StoreException.Kind.DUPLICATE_KEY, kindOf(2627, "23000"));
         assertEquals(StoreException.Kind.OTHER, kindOf(208, "S0002"), "invalid object name is a bug, not a retry");
         assertEquals(StoreException.Kind.OTHER, kindOf(8152, "22001"), "truncation");
+    }
+
+    /**
+     * Instants travel as UTC wall-clock text, whatever the JVM's zone: 2025-03-30T01:30Z is
+     * 02:30 in Paris that night, a time that does not exist there (clocks jump from 02:00 to
+     * 03:00), and routing it through java.sql.Timestamp in that zone would shift it.
+     */
+    @Test
+    void instantsGoAsUtcTextWhateverTheJvmZone() {
+        java.util.TimeZone before = java.util.TimeZone.getDefault();
+        try {
+            java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone("Europe/Paris"));
+            java.time.Instant gap = java.time.Instant.parse("2025-03-30T01:30:00.123456789Z");
+            assertEquals("2025-03-30T01:30:00.123456", SqlServerDialect.wire(gap));
+            assertEquals(java.time.Instant.parse("2025-03-30T01:30:00.123456Z"),
+                    SqlServerDialect.parseWire("2025-03-30 01:30:00.1234560"));
+            assertEquals(java.time.Instant.parse("2025-03-30T01:30:00Z"), SqlServerDialect.parseWire("2025-03-30 01:30:00"));
+        } finally {
+            java.util.TimeZone.setDefault(before);
+        }
     }
 
     @Test

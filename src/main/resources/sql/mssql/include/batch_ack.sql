@@ -1,0 +1,75 @@
+-- The batch acknowledgement (job_complete_many, and the ack part of job_ack_claim): every item
+-- of @items whose lease is held moves from the hot table to the archive as SUCCEEDED (3), with
+-- its result. @items is a JSON array of objects {"id": number, "lease_id": UUID string,
+-- "result": JSON text or null}.
+-- The items are parsed into a table variable first: id and lease id with JSON_VALUE (short
+-- values; an id or lease id that does not convert matches nothing and is dropped), the result
+-- with OPENJSON over the item, whose value column is nvarchar(max) (JSON_VALUE would cut a
+-- result longer than 4000 characters to NULL). Items repeated with the same id and lease id
+-- count once (the first one wins). The held jobs are locked by a guarded read (id, lease id,
+-- status; a primary-key seek per item, FORCESEEK), moved (moved_job_delete.sql), archived with
+-- their results, and their completion webhooks go into the outbox, all in one transaction.
+DECLARE @item TABLE (
+    id bigint NOT NULL,
+    lease_id uniqueidentifier NOT NULL,
+    result nvarchar(max) NULL,
+    PRIMARY KEY (id, lease_id)
+);
+DECLARE @webhook_event nvarchar(20) = N'job.succeeded';
+-- include: moved_job.sql
+
+INSERT INTO @item (id, lease_id, result)
+SELECT
+    x.id,
+    x.lease_id,
+    x.result
+FROM (
+    SELECT
+        k.id,
+        k.lease_id,
+        r.result,
+        ROW_NUMBER() OVER (
+            PARTITION BY k.id, k.lease_id
+            ORDER BY CAST(i.[key] AS int)
+        ) AS n
+    FROM OPENJSON(@items) AS i
+    CROSS APPLY (
+        SELECT
+            TRY_CONVERT(bigint, JSON_VALUE(i.value, '$.id')) AS id,
+            TRY_CONVERT(uniqueidentifier, JSON_VALUE(i.value, '$.lease_id')) AS lease_id
+    ) AS k
+    OUTER APPLY (
+        SELECT TOP (1) f.value AS result
+        FROM OPENJSON(i.value) AS f
+        WHERE f.[key] = N'result'
+    ) AS r
+) AS x
+WHERE x.id IS NOT NULL
+    AND x.lease_id IS NOT NULL
+    AND x.n = 1;
+
+INSERT INTO @target (id)
+SELECT j.id
+FROM readpast_job AS j WITH (UPDLOCK, ROWLOCK, FORCESEEK)
+INNER JOIN @item AS i
+    ON
+        j.id = i.id
+        AND j.lease_id = i.lease_id
+WHERE j.status IN (1, 2);
+
+-- include: moved_job_delete.sql
+
+INSERT INTO readpast_job_archive (
+    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
+    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key
+)
+SELECT
+    m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 3, m.attempt,
+    m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, i.result, m.created_by,
+    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(),
+    m.lease_id, m.errors, m.webhook_url, m.group_key
+FROM @moved AS m
+INNER JOIN @item AS i ON m.id = i.id AND m.lease_id = i.lease_id;
+
+-- include: moved_job_webhook.sql

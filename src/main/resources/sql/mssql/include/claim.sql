@@ -1,0 +1,260 @@
+-- The claim (job_claim, and the claim part of job_ack_claim). For each eligible queue (not
+-- paused, active, in @queues (a JSON array; NULL = every queue); capped and rate-limited
+-- queues only when queue_lock_capped locked them, @locked_queues, a JSON array), due pending
+-- rows are taken in claim order (priority, then due time, then id), at most the queue's free
+-- slots; the best @limit of them over all queues become LEASED with a fresh lease of
+-- @lease_seconds when given, else the queue's lease length, else @default_lease_seconds.
+-- Lock rules (reviews/tsql-review.md):
+-- * Nothing here waits for a lock another claim holds. Queue rows are read with READPAST: a
+--   queue row another transaction is writing (a settings change, a queue created in an open
+--   transaction, a rate count) is left out of this claim, not waited for. Job rows are read
+--   with UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK and INDEX with FORCESEEK on the filtered
+--   claim index, so that the plan can only seek it in claim order and lock the rows it takes;
+--   rows other claimers hold are skipped. The UPDATE target is reached by seek on those rows
+--   (ROWLOCK, READPAST, FORCESEEK), never scanned, and the claimed rows come back through
+--   OUTPUT ... INTO (no second read of the table).
+-- * Only the rows taken are locked: with more than one eligible queue, a first pass that locks
+--   nothing (READPAST reads, S locks released at once) finds how many of the best @limit rows
+--   each queue holds, and the locking pass then takes that many from each queue.
+-- * The count of a capped queue's leased and processing jobs is a locking read (real locks,
+--   not row versions, so that it counts every claim committed before the queue lock was
+--   granted). It can wait only for an ack, heartbeat or expiry of that queue in flight, never
+--   for a claim (claims on a capped queue hold its row lock), and never past LOCK_TIMEOUT.
+-- * Scheduled rows (status 6) whose due time has come become pending (0) first, up to @limit,
+--   oldest due first, skipping rows others hold; they are then claimable like any other.
+-- * Grouped jobs (group_key) run one at a time per group, in enqueue order. The group probe is
+--   a locking read without READPAST: a member another transaction is changing right now is
+--   waited for (briefly), not skipped, so that two claims never both start a job of one group.
+-- * expiresAt: a job is never started after it (the expiry sweeper moves such jobs to DEAD).
+-- The candidates are derived tables, not WITH clauses (Babelfish overflows its stack on
+-- WITH ... UPDATE ... OUTPUT INTO); the SET list reads the queue's lease length with a subquery
+-- on @eligible rather than from a joined table (Babelfish loses the joined table of an UPDATE
+-- ... FROM ... OUTPUT INTO in the SET list). ISNULL, not COALESCE, so that the subquery is
+-- evaluated once.
+DECLARE @eligible TABLE (
+    name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY,
+    lease_seconds int NULL,
+    room int NOT NULL
+);
+
+DECLARE @share TABLE (
+    queue nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY,
+    n int NOT NULL
+);
+
+DECLARE @claimed TABLE (
+    id bigint NOT NULL PRIMARY KEY,
+    queue nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
+    type nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
+    payload nvarchar(max) NOT NULL,
+    tags nvarchar(max) NULL,
+    idempotency_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
+    priority int NOT NULL,
+    status tinyint NOT NULL,
+    attempt int NOT NULL,
+    max_attempts int NOT NULL,
+    due_at datetime2(6) NOT NULL,
+    worker_id nvarchar(200) NULL,
+    lease_id uniqueidentifier NULL,
+    lease_seconds int NULL,
+    lease_expires_at datetime2(6) NULL,
+    heartbeat_at datetime2(6) NULL,
+    progress nvarchar(max) NULL,
+    cancel_requested bit NOT NULL,
+    last_error nvarchar(max) NULL,
+    created_by nvarchar(200) NULL,
+    modified_by nvarchar(200) NULL,
+    created_at datetime2(6) NOT NULL,
+    started_at datetime2(6) NULL,
+    updated_at datetime2(6) NOT NULL,
+    errors nvarchar(max) NULL,
+    webhook_url nvarchar(2000) NULL,
+    expires_at datetime2(6) NULL,
+    group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
+    group_seq bigint NULL
+);
+
+INSERT INTO @eligible (name, lease_seconds, room)
+SELECT
+    q.name,
+    q.lease_seconds,
+    CASE WHEN cap.room < rate.room THEN cap.room ELSE rate.room END
+FROM readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
+OUTER APPLY (
+    SELECT COUNT_BIG(*) AS n
+    FROM readpast_job AS a WITH (READCOMMITTEDLOCK, INDEX (ix_readpast_job_active), FORCESEEK)
+    WHERE q.max_workers IS NOT NULL
+        AND a.queue = q.name
+        AND a.status IN (1, 2)
+) AS act
+CROSS APPLY (
+    SELECT CASE
+        WHEN q.max_workers IS NULL THEN @limit
+        WHEN q.max_workers > act.n THEN q.max_workers - act.n
+        ELSE 0 -- no free slot; TOP must never get a negative number
+    END AS room
+) AS cap
+-- rate limit: the claims left in the current window (epoch-aligned, database clock; the queue
+-- row is locked by queue_lock_capped)
+CROSS APPLY (
+    SELECT CASE
+        WHEN q.rate_limit IS NULL THEN @limit
+        WHEN
+            q.rate_window
+            = DATEDIFF_BIG(MILLISECOND, CAST('1970-01-01' AS datetime2(6)), SYSUTCDATETIME())
+            / q.rate_period_ms
+            THEN CASE
+                WHEN q.rate_limit > q.rate_window_count THEN q.rate_limit - q.rate_window_count
+                ELSE 0
+            END
+        ELSE q.rate_limit
+    END AS room
+) AS rate
+WHERE q.paused = 0
+    AND q.active = 1
+    AND (
+        (q.max_workers IS NULL AND q.rate_limit IS NULL)
+        OR q.name IN (
+            SELECT CAST(l.value AS nvarchar(400)) COLLATE Latin1_General_100_BIN2
+            FROM OPENJSON(@locked_queues) AS l
+        )
+    )
+    AND (
+        @queues IS NULL
+        OR q.name IN (
+            SELECT CAST(f.value AS nvarchar(400)) COLLATE Latin1_General_100_BIN2 FROM OPENJSON(@queues) AS f
+        )
+    );
+
+-- scheduled rows whose time has come become pending
+UPDATE s
+SET s.status = 0
+FROM readpast_job AS s WITH (ROWLOCK, READPAST, FORCESEEK)
+INNER JOIN (
+    SELECT TOP (@limit) d.id
+    FROM @eligible AS e
+    CROSS APPLY (
+        SELECT TOP (@limit)
+            x.id,
+            x.due_at
+        FROM readpast_job AS x WITH (
+            UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_scheduled), FORCESEEK
+        )
+        WHERE x.queue = e.name
+            AND x.status = 6
+            AND x.due_at <= SYSUTCDATETIME()
+        ORDER BY x.due_at ASC, x.id ASC
+    ) AS d
+    ORDER BY d.due_at ASC, d.id ASC
+) AS p ON s.id = p.id
+WHERE s.status = 6;
+
+-- more than one queue with room: find each one's share of the best @limit rows, locking nothing
+IF (SELECT COUNT(*) FROM @eligible AS e WHERE e.room > 0) > 1
+BEGIN
+    INSERT INTO @share (queue, n)
+    SELECT
+        w.queue,
+        COUNT(*) AS n
+    FROM (
+        SELECT TOP (@limit) c.queue
+        FROM @eligible AS f
+        CROSS APPLY (
+            SELECT TOP (f.room)
+                j.queue,
+                j.priority,
+                j.due_at,
+                j.id
+            FROM readpast_job AS j WITH (
+                READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_claim), FORCESEEK
+            )
+            WHERE j.queue = f.name
+                AND j.status = 0
+                AND j.due_at <= SYSUTCDATETIME()
+                AND (j.expires_at IS NULL OR j.expires_at > SYSUTCDATETIME())
+            ORDER BY j.priority DESC, j.due_at ASC, j.id ASC
+        ) AS c
+        WHERE f.room > 0
+        ORDER BY c.priority DESC, c.due_at ASC, c.id ASC
+    ) AS w
+    GROUP BY w.queue;
+
+    UPDATE e
+    SET e.room = ISNULL((SELECT s.n FROM @share AS s WHERE s.queue = e.name), 0)
+    FROM @eligible AS e;
+END;
+
+UPDATE t
+SET
+    t.status = 1,
+    t.attempt = t.attempt + 1,
+    t.worker_id = @worker_id,
+    t.lease_id = NEWID(),
+    t.lease_seconds = ISNULL(
+        @lease_seconds,
+        ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = t.queue), @default_lease_seconds)
+    ),
+    t.lease_expires_at = DATEADD(
+        SECOND,
+        ISNULL(
+            @lease_seconds,
+            ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = t.queue), @default_lease_seconds)
+        ),
+        SYSUTCDATETIME()
+    ),
+    t.heartbeat_at = NULL,
+    t.modified_by = COALESCE(@modified_by, t.modified_by),
+    t.updated_at = SYSUTCDATETIME()
+OUTPUT
+    inserted.id, inserted.queue, inserted.type, inserted.payload, inserted.tags,
+    inserted.idempotency_key, inserted.priority, inserted.status, inserted.attempt,
+    inserted.max_attempts, inserted.due_at, inserted.worker_id, inserted.lease_id,
+    inserted.lease_seconds, inserted.lease_expires_at, inserted.heartbeat_at, inserted.progress,
+    inserted.cancel_requested, inserted.last_error, inserted.created_by, inserted.modified_by,
+    inserted.created_at, inserted.started_at, inserted.updated_at, inserted.errors,
+    inserted.webhook_url, inserted.expires_at, inserted.group_key, inserted.group_seq
+INTO @claimed (
+    id, queue, type, payload, tags,
+    idempotency_key, priority, status, attempt,
+    max_attempts, due_at, worker_id, lease_id,
+    lease_seconds, lease_expires_at, heartbeat_at, progress,
+    cancel_requested, last_error, created_by, modified_by,
+    created_at, started_at, updated_at, errors,
+    webhook_url, expires_at, group_key, group_seq
+)
+FROM readpast_job AS t WITH (ROWLOCK, READPAST, FORCESEEK)
+INNER JOIN (
+    -- the best @limit candidates over every eligible queue
+    SELECT TOP (@limit) c.id
+    FROM @eligible AS e
+    CROSS APPLY (
+        -- the queue's due pending rows in claim order, skipping rows other claimers hold
+        SELECT TOP (e.room)
+            j.id,
+            j.priority,
+            j.due_at
+        FROM readpast_job AS j WITH (
+            UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_claim), FORCESEEK
+        )
+        WHERE j.queue = e.name
+            AND j.status = 0
+            AND j.due_at <= SYSUTCDATETIME()
+            AND (j.expires_at IS NULL OR j.expires_at > SYSUTCDATETIME())
+            AND (
+                j.group_key IS NULL
+                OR NOT EXISTS (
+                    SELECT 1
+                    FROM readpast_job AS g WITH (READCOMMITTEDLOCK, INDEX (ix_readpast_job_group))
+                    WHERE g.queue = j.queue
+                        AND g.group_key IS NOT NULL -- the filter of ix_readpast_job_group
+                        AND g.group_key = j.group_key
+                        AND (g.status IN (1, 2) OR (g.status IN (0, 6) AND g.group_seq < j.group_seq))
+                )
+            )
+        ORDER BY j.priority DESC, j.due_at ASC, j.id ASC
+    ) AS c
+    WHERE e.room > 0
+    ORDER BY c.priority DESC, c.due_at ASC, c.id ASC
+) AS p ON t.id = p.id
+-- re-checked at the update: a row no longer pending is never leased a second time
+WHERE t.status = 0;

@@ -82,6 +82,17 @@ public final class JdbcJobStore implements JobStore {
         return run(c -> dialect.hotTableUpkeep(c, minDead), true);
     }
 
+    /** Transient failures (deadlock victim, lock timeout, serialization) this store has met. */
+    private final java.util.concurrent.atomic.AtomicLong transientFailures = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * How many transient failures (deadlock victim, lock timeout, serialization failure) this
+     * store has met, retried or not: the lock-rule tests expect none.
+     */
+    public long transientFailures() {
+        return transientFailures.get();
+    }
+
     /** How many times this store has run a statement (the cost figure for idle long-polls). */
     public long statementsExecuted(Stmt stmt) {
         return statements.get(stmt).get();
@@ -979,6 +990,10 @@ public final class JdbcJobStore implements JobStore {
                 }
             } catch (SQLException e) {
                 StoreException.Kind kind = dialect.classify(e);
+                if (kind == StoreException.Kind.TRANSIENT) {
+                    transientFailures.incrementAndGet();
+                    LOG.debugf("Transient failure (try %d): %s", attempt, e.getMessage());
+                }
                 if (kind == StoreException.Kind.TRANSIENT && attempt < MAX_TRIES) {
                     sleepBackoff(attempt);
                     continue;

@@ -1,0 +1,355 @@
+package io.readpast;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.readpast.config.Engine;
+import io.readpast.store.Database;
+import io.readpast.store.JdbcJobStore;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The lock rules of the claim path (reviews/tsql-review.md and the fault battery), through HTTP:
+ * a claim never waits for a lock another transaction holds, on a queue row or a job row, so a
+ * frozen lock holder stalls nothing; and the traffic shapes that deadlocked on SQL Server
+ * (ack-and-claim on a capped queue, H1; over ordered groups, H4; queue settings writes during
+ * traffic, H5; the expiry sweeper against claims, M5) run with no deadlock and no lock timeout
+ * (the store counts every transient failure it meets). They hold on PostgreSQL and SQL Server;
+ * Babelfish ignores the locking hints, so there claims wait instead of skipping and these skip.
+ */
+@QuarkusTest
+class LockRulesTest {
+
+    /** Longest a claim may take while another transaction holds a lock it would want. */
+    private static final long ANSWER_MS = 1_000;
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    Database database;
+
+    Http http;
+
+    @BeforeEach
+    void setUp() {
+        TestDb.clean();
+        http = new Http(base);
+    }
+
+    private JdbcJobStore store() {
+        return database.start();
+    }
+
+    private static void skipOnEnginesThatIgnoreHints() {
+        assumeTrue(TestDb.skipsLockedRows(), "this engine ignores READPAST and UPDLOCK (Babelfish): claims wait "
+                + "instead of skipping, so the lock rules cannot be shown here");
+    }
+
+    private void enqueue(String queue, int n, Map<String, Object> extra) {
+        List<Map<String, Object>> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Map<String, Object> job = new java.util.HashMap<>(Map.of("queue", queue, "type", "t", "payload", Map.of("i", i)));
+            job.putAll(extra);
+            jobs.add(job);
+        }
+        for (int from = 0; from < n; from += 500) {
+            Http.Reply r = http.post("/jobs/batch", Map.of("jobs", jobs.subList(from, Math.min(n, from + 500))));
+            assertEquals(200, r.status(), () -> String.valueOf(r.body()));
+        }
+    }
+
+    private record Timed(Http.Reply reply, long ms) {
+    }
+
+    private Timed claim(Map<String, Object> body) {
+        long start = System.nanoTime();
+        Http.Reply r = http.send("POST", "/claim", body, Duration.ofSeconds(30));
+        return new Timed(r, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /**
+     * A second connection holds a capped queue's row, with an update lock (a claim in progress,
+     * or a broker frozen in one) and then with an exclusive lock (a settings change). Claims on
+     * that queue, claims naming no queue (so it is in scope) and claims on other queues all
+     * answer within a second, more of them at once than the claim gate has slots; the held queue
+     * is simply left out until the lock goes.
+     */
+    @Test
+    void claimsNeverQueueBehindAHeldQueueRow() throws Exception {
+        skipOnEnginesThatIgnoreHints();
+        assertEquals(200, http.send("PUT", "/queues/held", Map.of("maxWorkers", 50), Duration.ofSeconds(10)).status());
+        enqueue("held", 40, Map.of());
+        enqueue("open", 40, Map.of());
+        String[] locks = TestDb.engine() == Engine.SQLSERVER
+                ? new String[] {"SELECT name FROM readpast_queue WITH (UPDLOCK, ROWLOCK) WHERE name = 'held'",
+                        "UPDATE readpast_queue SET updated_at = updated_at WHERE name = 'held'"}
+                : new String[] {"SELECT name FROM readpast_queue WHERE name = 'held' FOR UPDATE",
+                        "UPDATE readpast_queue SET updated_at = updated_at WHERE name = 'held'"};
+        ExecutorService pool = Executors.newFixedThreadPool(12);
+        try {
+            for (String lock : locks) {
+                try (Connection holder = TestDb.dataSource().getConnection()) {
+                    holder.setAutoCommit(false);
+                    try (PreparedStatement ps = holder.prepareStatement(lock)) {
+                        ps.execute();
+                    }
+                    List<Future<Timed>> claims = new ArrayList<>();
+                    for (int i = 0; i < 12; i++) {
+                        Map<String, Object> body = switch (i % 3) {
+                            case 0 -> Map.of("workerId", "w" + i, "limit", 2);
+                            case 1 -> Map.of("workerId", "w" + i, "queues", List.of("held"), "limit", 2);
+                            default -> Map.of("workerId", "w" + i, "queues", List.of("open"), "limit", 2);
+                        };
+                        claims.add(pool.submit(() -> claim(body)));
+                    }
+                    int open = 0;
+                    for (Future<Timed> f : claims) {
+                        Timed t = f.get(60, TimeUnit.SECONDS);
+                        assertEquals(200, t.reply().status(), () -> String.valueOf(t.reply().body()));
+                        assertTrue(t.ms() < ANSWER_MS, "a claim waited for the held queue row (" + lock + "): "
+                                + t.ms() + " ms");
+                        for (JsonNode job : t.reply().body().get("jobs")) {
+                            assertEquals("open", job.get("queue").asText(), "nothing taken from the held queue");
+                            open++;
+                        }
+                    }
+                    assertTrue(open > 0, "claims on other queues were served");
+                    assertTrue(!holder.isClosed() && !holder.getAutoCommit(), "the lock was held throughout");
+                    holder.rollback();
+                }
+                Timed after = claim(Map.of("workerId", "after", "queues", List.of("held"), "limit", 2));
+                assertEquals(2, after.reply().body().get("jobs").size(), "once the lock is gone the queue is claimed again");
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Rows whose only lock is an uncommitted INSERT (a new job) or an uncommitted UPDATE (a job
+     * made pending again) are skipped, not waited for: what Azure SQL's optimized locking (locks
+     * on the transaction id, not the row) must not change (review H6).
+     */
+    @Test
+    void uncommittedInsertsAndUpdatesAreSkippedNotWaitedFor() throws Exception {
+        skipOnEnginesThatIgnoreHints();
+        enqueue("h6", 3, Map.of());
+        JsonNode leased = claim(Map.of("workerId", "w", "queues", List.of("h6"))).reply().body().get("jobs").get(0);
+        long leasedId = leased.get("id").asLong();
+        Object now = TestDb.time(Instant.now().minusSeconds(5));
+        try (Connection inserter = TestDb.dataSource().getConnection();
+             Connection updater = TestDb.dataSource().getConnection()) {
+            inserter.setAutoCommit(false);
+            updater.setAutoCommit(false);
+            try (PreparedStatement ps = inserter.prepareStatement("INSERT INTO readpast_job (queue, type, payload, "
+                    + "priority, max_attempts, due_at, status) VALUES ('h6', 't', '{}', 100, 3, ?, 0)")) {
+                ps.setObject(1, now);
+                assertEquals(1, ps.executeUpdate());
+            }
+            try (PreparedStatement ps = updater.prepareStatement("UPDATE readpast_job SET status = 0, lease_id = NULL, "
+                    + "worker_id = NULL, lease_expires_at = NULL, priority = 100 WHERE id = ?")) {
+                ps.setLong(1, leasedId);
+                assertEquals(1, ps.executeUpdate());
+            }
+            Timed t = claim(Map.of("workerId", "w2", "queues", List.of("h6"), "limit", 10));
+            assertTrue(t.ms() < ANSWER_MS, "the claim waited for an uncommitted insert or update: " + t.ms() + " ms");
+            assertEquals(2, t.reply().body().get("jobs").size(), "the two committed pending jobs, and only those: "
+                    + t.reply().body());
+            for (JsonNode job : t.reply().body().get("jobs")) {
+                assertTrue(job.get("id").asLong() != leasedId, "the uncommitted update's row was skipped");
+            }
+            inserter.rollback();
+            updater.rollback();
+        }
+    }
+
+    /** Workers acknowledge and claim in one call on a capped queue (review H1). */
+    @Test
+    void ackAndClaimOnACappedQueueNeverDeadlocks() throws Exception {
+        skipOnEnginesThatIgnoreHints();
+        int jobs = 160;
+        int cap = 4;
+        assertEquals(200, http.send("PUT", "/queues/cq", Map.of("maxWorkers", cap), Duration.ofSeconds(10)).status());
+        enqueue("cq", jobs, Map.of());
+        long before = store().transientFailures();
+        AtomicLong maxActive = new AtomicLong();
+        var sampler = Executors.newSingleThreadScheduledExecutor();
+        sampler.scheduleAtFixedRate(() -> maxActive.accumulateAndGet(active("cq"), Math::max), 0, 5, TimeUnit.MILLISECONDS);
+        Set<Long> done = runAckClaimWorkers(List.of("cq"), jobs, 4, 2);
+        sampler.shutdownNow();
+        assertEquals(jobs, done.size());
+        assertEquals(0, store().transientFailures() - before, "no deadlock victim, no lock timeout");
+        assertTrue(maxActive.get() <= cap, "the cap held: " + maxActive.get());
+        assertEquals(jobs, TestDb.count("SELECT count(*) FROM readpast_job_archive WHERE queue = 'cq' AND status = 3"));
+    }
+
+    /** Workers acknowledge and claim in one call over ordered groups (review H4). */
+    @Test
+    void ackAndClaimOverOrderedGroupsNeverDeadlocks() throws Exception {
+        skipOnEnginesThatIgnoreHints();
+        int groups = 16;
+        int perGroup = 8;
+        for (int g = 0; g < groups; g++) {
+            enqueue("gq", perGroup, Map.of("groupKey", "g" + g, "priority", g % 4));
+        }
+        long before = store().transientFailures();
+        Set<Long> done = runAckClaimWorkers(List.of("gq"), groups * perGroup, 4, 3);
+        assertEquals(groups * perGroup, done.size());
+        assertEquals(0, store().transientFailures() - before, "no deadlock victim, no lock timeout");
+    }
+
+    /** Queue settings are written every few milliseconds while workers claim and complete (review H5). */
+    @Test
+    void queueSettingsWritesDuringTrafficNeverDeadlock() throws Exception {
+        skipOnEnginesThatIgnoreHints();
+        int jobs = 150;
+        enqueue("sq", jobs, Map.of());
+        long before = store().transientFailures();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger writes = new AtomicInteger();
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        Future<?> w = writer.submit(() -> {
+            while (!stop.get()) {
+                Http.Reply r = http.send("PUT", "/queues/sq", Map.of("leaseSeconds", 30 + writes.get() % 5),
+                        Duration.ofSeconds(10));
+                assertEquals(200, r.status(), () -> String.valueOf(r.body()));
+                writes.incrementAndGet();
+            }
+            return null;
+        });
+        try {
+            Set<Long> done = runAckClaimWorkers(List.of("sq"), jobs, 3, 2);
+            assertEquals(jobs, done.size());
+        } finally {
+            stop.set(true);
+            w.get(30, TimeUnit.SECONDS);
+            writer.shutdownNow();
+        }
+        assertTrue(writes.get() > 5, "settings were written during the traffic: " + writes.get());
+        assertEquals(0, store().transientFailures() - before, "no deadlock victim, no lock timeout");
+    }
+
+    /** Jobs expire while claims take them: the expiry sweeper and the claims never deadlock (review M5). */
+    @Test
+    void theExpirySweeperAndClaimsNeverDeadlock() throws Exception {
+        skipOnEnginesThatIgnoreHints();
+        int jobs = 240;
+        List<Map<String, Object>> items = new ArrayList<>();
+        Instant start = Instant.now();
+        for (int i = 0; i < jobs; i++) {
+            items.add(Map.of("queue", "xq", "type", "t", "expiresAt",
+                    start.plusMillis(1500 + (i * 2000L / jobs)).toString()));
+        }
+        assertEquals(200, http.post("/jobs/batch", Map.of("jobs", items)).status());
+        long before = store().transientFailures();
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService sweeper = Executors.newSingleThreadExecutor();
+        Future<?> s = sweeper.submit(() -> {
+            while (!stop.get()) {
+                store().jobExpirePending(20);
+            }
+            return null;
+        });
+        Set<Long> done;
+        try {
+            done = runAckClaimWorkers(List.of("xq"), jobs, 4, 1, () -> TestDb.count(
+                    "SELECT count(*) FROM readpast_job WHERE queue = 'xq'") == 0);
+        } finally {
+            stop.set(true);
+            s.get(30, TimeUnit.SECONDS);
+            sweeper.shutdownNow();
+        }
+        long dead = TestDb.count("SELECT count(*) FROM readpast_job_dead WHERE queue = 'xq'");
+        assertEquals(jobs, done.size() + dead, "every job either ran or expired, once");
+        assertEquals(0, TestDb.count("SELECT count(*) FROM readpast_job_dead d WHERE d.queue = 'xq' "
+                + "AND EXISTS (SELECT 1 FROM readpast_job_archive a WHERE a.id = d.id)"));
+        assertEquals(0, store().transientFailures() - before, "no deadlock victim, no lock timeout");
+    }
+
+    private Set<Long> runAckClaimWorkers(List<String> queues, int jobs, int workers, int limit) throws Exception {
+        Set<Long> done = ConcurrentHashMap.newKeySet();
+        runAckClaimWorkers(queues, jobs, workers, limit, () -> false, done);
+        return done;
+    }
+
+    private Set<Long> runAckClaimWorkers(List<String> queues, int jobs, int workers, int limit,
+                                         java.util.function.BooleanSupplier finished) throws Exception {
+        Set<Long> done = ConcurrentHashMap.newKeySet();
+        runAckClaimWorkers(queues, jobs, workers, limit, finished, done);
+        return done;
+    }
+
+    /**
+     * Workers that send their finished jobs with each request for the next ones, until every job
+     * is acknowledged (or {@code finished} says so); a job acknowledged twice fails the test.
+     */
+    private void runAckClaimWorkers(List<String> queues, int jobs, int workers, int limit,
+                                    java.util.function.BooleanSupplier finished, Set<Long> done) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                String worker = "w" + w;
+                fs.add(pool.submit(() -> {
+                    List<Map<String, Object>> ack = List.of();
+                    while (done.size() < jobs && !finished.getAsBoolean() && System.nanoTime() < deadline) {
+                        Http.Reply r = http.post("/claim", ack.isEmpty()
+                                ? Map.of("workerId", worker, "queues", queues, "limit", limit)
+                                : Map.of("workerId", worker, "queues", queues, "limit", limit, "ack", ack));
+                        assertEquals(200, r.status(), () -> String.valueOf(r.body()));
+                        if (r.body().has("acks")) {
+                            for (JsonNode a : r.body().get("acks")) {
+                                assertTrue(a.path("status").asInt(200) == 200, "ack refused: " + a);
+                            }
+                        }
+                        for (Map<String, Object> a : ack) {
+                            assertTrue(done.add(Long.parseLong((String) a.get("id"))), "acknowledged twice: " + a);
+                        }
+                        List<Map<String, Object>> next = new ArrayList<>();
+                        for (JsonNode job : r.body().get("jobs")) {
+                            next.add(Map.of("id", job.get("id").asText(), "leaseId", job.get("leaseId").asText()));
+                        }
+                        ack = next;
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get(3, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static long active(String queue) {
+        return TestDb.count("SELECT count(*) FROM readpast_job WHERE queue = ? AND status IN (1, 2)", queue);
+    }
+}

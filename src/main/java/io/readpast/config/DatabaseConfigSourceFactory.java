@@ -28,12 +28,30 @@ public class DatabaseConfigSourceFactory implements ConfigSourceFactory {
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
-        return List.of(new PropertiesConfigSource(properties(
-                value(context, "readpast.db.url"),
+        String url = value(context, "readpast.db.url");
+        String devServices = value(context, "readpast.db.dev-services");
+        if ((url == null || url.isBlank()) && devServices != null && !devServices.isBlank()) {
+            return List.of(new PropertiesConfigSource(devServicesProperties(devServices), "readpast-database", ORDINAL));
+        }
+        return List.of(new PropertiesConfigSource(properties(url,
                 value(context, "readpast.db.username"),
                 value(context, "readpast.db.password"),
                 !"false".equalsIgnoreCase(value(context, "readpast.embedded.enabled"))),
                 "readpast-database", ORDINAL));
+    }
+
+    /**
+     * The test suite on a database Quarkus Dev Services starts (readpast.db.dev-services names the
+     * datasource): that datasource stays active with no URL of ours, so that Dev Services supplies
+     * one; every other datasource is switched off.
+     */
+    static Map<String, String> devServicesProperties(String datasource) {
+        Map<String, String> props = new HashMap<>();
+        for (Engine e : Engine.values()) {
+            props.put("quarkus.datasource." + e.datasourceName() + ".active",
+                    Boolean.toString(e.datasourceName().equals(datasource.strip())));
+        }
+        return props;
     }
 
     /** The datasource settings for a given URL (null or blank: the embedded database, if enabled). */

@@ -168,6 +168,13 @@ public interface ReadpastConfig {
          */
         @WithDefault("4")
         int claimConcurrency();
+
+        /**
+         * For the test suite only (-Pmssql): with no URL, let Quarkus Dev Services start this
+         * engine's database in a container ("mssql" or "postgresql") instead of the embedded
+         * PostgreSQL. Needs a Docker engine.
+         */
+        Optional<String> devServices();
     }
 
     /** Used where neither the request nor the queue's row says otherwise. */

@@ -50,6 +50,11 @@ public class Database {
                     + config.db().claimConcurrency());
         }
         String url = config.db().url().orElse("");
+        if (url.isBlank() && config.db().devServices().isPresent()) {
+            // the test suite on a container Quarkus Dev Services started: its URL is the datasource's
+            url = org.eclipse.microprofile.config.ConfigProvider.getConfig().getOptionalValue("quarkus.datasource."
+                    + config.db().devServices().get().strip() + ".jdbc.url", String.class).orElse("");
+        }
         if (url.isBlank()) {
             if (!config.embedded().enabled()) {
                 throw new StartupFailure("READPAST_DB_URL is not set: give a JDBC URL, "

@@ -1,0 +1,46 @@
+-- Babelfish only (SqlServerDialect.BABELFISH): the claim's table variables as in
+-- include/claim_tables.sql, with names in the server's collation, which Babelfish's own key
+-- columns keep (it cannot change a column's collation, V5): compared with a column of another
+-- collation, a name is cast and the claim index cannot be searched by queue.
+DECLARE @eligible TABLE (
+    name nvarchar(200) NOT NULL PRIMARY KEY,
+    lease_seconds int NULL,
+    room int NOT NULL
+);
+
+DECLARE @share TABLE (
+    queue nvarchar(200) NOT NULL PRIMARY KEY,
+    n int NOT NULL
+);
+
+DECLARE @claimed TABLE (
+    id bigint NOT NULL PRIMARY KEY,
+    queue nvarchar(200) NOT NULL,
+    type nvarchar(200) NOT NULL,
+    payload nvarchar(max) NOT NULL,
+    tags nvarchar(max) NULL,
+    idempotency_key nvarchar(200) NULL,
+    priority int NOT NULL,
+    status tinyint NOT NULL,
+    attempt int NOT NULL,
+    max_attempts int NOT NULL,
+    due_at datetime2(6) NOT NULL,
+    worker_id nvarchar(200) NULL,
+    lease_id uniqueidentifier NULL,
+    lease_seconds int NULL,
+    lease_expires_at datetime2(6) NULL,
+    heartbeat_at datetime2(6) NULL,
+    progress nvarchar(max) NULL,
+    cancel_requested bit NOT NULL,
+    last_error nvarchar(max) NULL,
+    created_by nvarchar(200) NULL,
+    modified_by nvarchar(200) NULL,
+    created_at datetime2(6) NOT NULL,
+    started_at datetime2(6) NULL,
+    updated_at datetime2(6) NOT NULL,
+    errors nvarchar(max) NULL,
+    webhook_url nvarchar(2000) NULL,
+    expires_at datetime2(6) NULL,
+    group_key nvarchar(200) NULL,
+    group_seq bigint NULL
+);

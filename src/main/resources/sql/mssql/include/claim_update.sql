@@ -1,0 +1,79 @@
+-- The claim's write (include/claim.sql): the best @limit candidates over the eligible queues
+-- (each queue's due pending rows in claim order, at most its room, skipping rows other claimers
+-- hold) become LEASED; the UPDATE target is reached by seek on exactly those rows (ROWLOCK,
+-- READPAST, FORCESEEK on the alias, where SQL Server takes every table hint), and the claimed
+-- rows come back through OUTPUT ... INTO @claimed.
+UPDATE t
+SET
+    t.status = 1,
+    t.attempt = t.attempt + 1,
+    t.worker_id = @worker_id,
+    t.lease_id = NEWID(),
+    t.lease_seconds = ISNULL(
+        @lease_seconds,
+        ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = t.queue), @default_lease_seconds)
+    ),
+    t.lease_expires_at = DATEADD(
+        SECOND,
+        ISNULL(
+            @lease_seconds,
+            ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = t.queue), @default_lease_seconds)
+        ),
+        SYSUTCDATETIME()
+    ),
+    t.heartbeat_at = NULL,
+    t.modified_by = COALESCE(@modified_by, t.modified_by),
+    t.updated_at = SYSUTCDATETIME()
+OUTPUT
+    inserted.id, inserted.queue, inserted.type, inserted.payload, inserted.tags,
+    inserted.idempotency_key, inserted.priority, inserted.status, inserted.attempt,
+    inserted.max_attempts, inserted.due_at, inserted.worker_id, inserted.lease_id,
+    inserted.lease_seconds, inserted.lease_expires_at, inserted.heartbeat_at, inserted.progress,
+    inserted.cancel_requested, inserted.last_error, inserted.created_by, inserted.modified_by,
+    inserted.created_at, inserted.started_at, inserted.updated_at, inserted.errors,
+    inserted.webhook_url, inserted.expires_at, inserted.group_key, inserted.group_seq
+INTO @claimed (
+    id, queue, type, payload, tags,
+    idempotency_key, priority, status, attempt,
+    max_attempts, due_at, worker_id, lease_id,
+    lease_seconds, lease_expires_at, heartbeat_at, progress,
+    cancel_requested, last_error, created_by, modified_by,
+    created_at, started_at, updated_at, errors,
+    webhook_url, expires_at, group_key, group_seq
+)
+FROM readpast_job AS t WITH (ROWLOCK, READPAST, FORCESEEK)
+INNER JOIN (
+    -- the best @limit candidates over every eligible queue
+    SELECT TOP (@limit) c.id
+    FROM @eligible AS e
+    CROSS APPLY (
+        -- the queue's due pending rows in claim order, skipping rows other claimers hold
+        SELECT TOP (e.room)
+            j.id,
+            j.priority,
+            j.due_at
+        FROM readpast_job AS j WITH (
+            UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_claim), FORCESEEK
+        )
+        WHERE j.queue = e.name
+            AND j.status = 0
+            AND j.due_at <= SYSUTCDATETIME()
+            AND (j.expires_at IS NULL OR j.expires_at > SYSUTCDATETIME())
+            AND (
+                j.group_key IS NULL
+                OR NOT EXISTS (
+                    SELECT 1
+                    FROM readpast_job AS g WITH (READCOMMITTEDLOCK, INDEX (ix_readpast_job_group))
+                    WHERE g.queue = j.queue
+                        AND g.group_key IS NOT NULL -- the filter of ix_readpast_job_group
+                        AND g.group_key = j.group_key
+                        AND (g.status IN (1, 2) OR (g.status IN (0, 6) AND g.group_seq < j.group_seq))
+                )
+            )
+        ORDER BY j.priority DESC, j.due_at ASC, j.id ASC
+    ) AS c
+    WHERE e.room > 0
+    ORDER BY c.priority DESC, c.due_at ASC, c.id ASC
+) AS p ON t.id = p.id
+-- re-checked at the update: a row no longer pending is never leased a second time
+WHERE t.status = 0;

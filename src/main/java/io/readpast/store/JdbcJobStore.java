@@ -422,6 +422,7 @@ public final class JdbcJobStore implements JobStore {
 
     private volatile CappedQueues capped;
     private final java.util.concurrent.atomic.AtomicBoolean cappedReading = new java.util.concurrent.atomic.AtomicBoolean();
+    private final Object cappedRefresh = new Object();
     /** Queue writes committed through this store: a list read before one of them is not trusted. */
     private final java.util.concurrent.atomic.AtomicLong queueWrites = new java.util.concurrent.atomic.AtomicLong();
 
@@ -434,16 +435,20 @@ public final class JdbcJobStore implements JobStore {
     boolean cappedInScope(List<String> queues) {
         CappedQueues known = capped;
         long writes = queueWrites.get();
-        // After a queue write here, every claim reads the list (until one has read it after the
-        // write); when it is only old, one claim reads it and the others go by the old one.
-        if (known == null || known.queueWrites() != writes
-                || (System.nanoTime() - known.readAt() > CAPPED_TTL_NANOS && cappedReading.compareAndSet(false, true))) {
+        if (known == null || known.queueWrites() != writes) {
+            // No list yet, or a queue write here since: every claim needs a fresh one, and the
+            // claims that start together share one read (not one each, on a cold start).
+            synchronized (cappedRefresh) {
+                known = capped;
+                writes = queueWrites.get();
+                if (known == null || known.queueWrites() != writes) {
+                    known = readCapped(writes);
+                }
+            }
+        } else if (System.nanoTime() - known.readAt() > CAPPED_TTL_NANOS && cappedReading.compareAndSet(false, true)) {
+            // only old: one claim reads it, the others go by the old one meanwhile
             try {
-                long readAt = System.nanoTime();
-                List<String> names = oneStatement(c -> query(c, Stmt.QUEUE_LIST_CAPPED, Params.of(),
-                        (rs, cols) -> rs.getString(cols.get("name"))));
-                known = new CappedQueues(java.util.Set.copyOf(names), readAt, writes);
-                capped = known;
+                known = readCapped(writes);
             } finally {
                 cappedReading.set(false);
             }
@@ -460,6 +465,15 @@ public final class JdbcJobStore implements JobStore {
             }
         }
         return false;
+    }
+
+    private CappedQueues readCapped(long writes) {
+        long readAt = System.nanoTime();
+        List<String> names = oneStatement(c -> query(c, Stmt.QUEUE_LIST_CAPPED, Params.of(),
+                (rs, cols) -> rs.getString(cols.get("name"))));
+        CappedQueues known = new CappedQueues(java.util.Set.copyOf(names), readAt, writes);
+        capped = known;
+        return known;
     }
 
     @Override

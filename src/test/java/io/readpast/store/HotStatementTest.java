@@ -125,9 +125,14 @@ class HotStatementTest {
     }
 
     /**
-     * A pool view that counts the claim statements executing at once (their text locks rows with
-     * SKIP LOCKED on PostgreSQL, READPAST on SQL Server).
+     * A claim statement: it leases rows (sets lease_expires_at) that it reads skipping locked ones
+     * (SKIP LOCKED on PostgreSQL, READPAST on SQL Server, where other reads skip locked rows too).
      */
+    private static boolean isClaim(String sql) {
+        return sql.contains("lease_expires_at") && (sql.contains("SKIP LOCKED") || sql.contains("READPAST"));
+    }
+
+    /** A pool view that counts the claim statements executing at once. */
     private static javax.sql.DataSource countingDataSource(javax.sql.DataSource real, AtomicInteger open, AtomicInteger most) {
         ClassLoader cl = HotStatementTest.class.getClassLoader();
         return (javax.sql.DataSource) Proxy.newProxyInstance(cl, new Class<?>[] {javax.sql.DataSource.class},
@@ -139,8 +144,7 @@ class HotStatementTest {
                     Connection c = (Connection) result;
                     return Proxy.newProxyInstance(cl, new Class<?>[] {Connection.class}, (p, m, a) -> {
                         Object r = invoke(m, c, a);
-                        if (!m.getName().equals("prepareStatement")
-                                || !(((String) a[0]).contains("SKIP LOCKED") || ((String) a[0]).contains("READPAST"))) {
+                        if (!m.getName().equals("prepareStatement") || !isClaim((String) a[0])) {
                             return r;
                         }
                         java.sql.PreparedStatement ps = (java.sql.PreparedStatement) r;

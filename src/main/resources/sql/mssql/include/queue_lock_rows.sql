@@ -1,0 +1,17 @@
+-- queue_lock_capped's second step: lock the rows of the queues in @due, on the clustered primary
+-- key, in name order, UPDLOCK with READPAST (a row another transaction holds is skipped, never
+-- waited for); paused and active checked again under the lock. Returns the locked names and
+-- whether each is rate-limited.
+SELECT
+    q.name,
+    CASE WHEN q.rate_limit IS NULL THEN CAST(0 AS bit) ELSE CAST(1 AS bit) END AS rate_limited
+FROM readpast_queue AS q WITH (
+    UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK
+)
+WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL)
+    AND q.paused = 0
+    AND q.active = 1
+    -- explicit collation: the column's own on SQL Server (V5), and never a conflict where the
+    -- column kept another one (Babelfish)
+    AND q.name IN (SELECT d.name COLLATE Latin1_General_100_BIN2 FROM @due AS d)
+ORDER BY q.name;

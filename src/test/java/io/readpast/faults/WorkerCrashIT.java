@@ -102,12 +102,13 @@ class WorkerCrashIT {
         assertEquals(5, victimLeases.size());
         assertEquals(137, worker.exitValue(), "killed by SIGKILL");
 
-        // The broker notices nothing until the leases run out; then the sweeper puts them back.
+        // The broker notices nothing until the leases run out; then the sweeper puts them back
+        // (PENDING: stored as 0, or as 6 while their retry backs off).
         Set<Long> victims = victimLeases.keySet();
         String idList = victims.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElseThrow();
         await("the killed worker's jobs are PENDING again").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> FaultDb.count("SELECT count(*) FROM readpast_job WHERE status = 0 AND lease_id IS NULL "
+                .until(() -> FaultDb.count("SELECT count(*) FROM readpast_job WHERE status IN (0, 6) AND lease_id IS NULL "
                         + "AND worker_id IS NULL AND attempt = 1 AND last_error IS NOT NULL AND id IN (" + idList + ")")
                         == 5);
         double backAfter = (System.nanoTime() - killedAt) / 1e9;

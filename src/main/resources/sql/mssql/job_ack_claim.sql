@@ -8,7 +8,7 @@
 -- for each other's deletes (the ordered-group probe would, and deadlock). @items is a JSON
 -- array of {"id", "lease_id", "result" (JSON text or null)}. Returns one result set: one row
 -- per claimed job (job columns, in claim order), or one row of NULL job columns when nothing
--- was claimed; the first row's "acked" is a JSON array of [id, "queue"] of the completed jobs
+-- was claimed; the first row's "acked" is a JSON array of [id, "queue", "lease_id"] of the completed jobs
 -- (STRING_AGG over nvarchar(max), so that a long list is not cut at 4000 characters).
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
@@ -31,7 +31,8 @@ END;
 
 SELECT
     @acked = STRING_AGG(
-        CAST(CONCAT(N'[', m.id, N',"', STRING_ESCAPE(m.queue, 'json'), N'"]') AS nvarchar(max)), N','
+        CAST(CONCAT(N'[', m.id, N',"', STRING_ESCAPE(m.queue, 'json'), N'","', LOWER(CAST(m.lease_id AS nvarchar(36))), N'"]') AS nvarchar(max)),
+        N','
     )
 FROM @moved AS m;
 

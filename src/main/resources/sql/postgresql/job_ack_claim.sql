@@ -6,7 +6,7 @@
 -- job_claim in one transaction instead). The two parts touch different rows (held leases vs
 -- pending jobs). :items is a JSON array of {"id", "lease_id", "result" (JSON text or null)}.
 -- Returns one row per claimed job (job columns), or one row of NULL job columns when nothing
--- was claimed; the first row's "acked" is a JSON array of [id, queue] of the completed jobs.
+-- was claimed; the first row's "acked" is a JSON array of [id, queue, lease_id] of the completed jobs.
 -- Completion webhooks of the acknowledged jobs go into the outbox in this same statement, and
 -- expired jobs (expiresAt) are not claimed, as in job_complete_many and job_claim. As there, only
 -- the rows taken are locked ("shares"), and scheduled jobs whose time has come are promoted
@@ -42,7 +42,7 @@ archived AS (
            due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by),
            created_at, started_at, now(), now(), lease_id, errors, webhook_url, group_key
     FROM moved
-    RETURNING id, queue
+    RETURNING id, queue, lease_id
 ),
 hook AS (
     -- the completion webhook (job's URL, else the queue's), in this same transaction
@@ -126,7 +126,7 @@ claimed AS (
 )
 SELECT
     CASE WHEN c.n IS NULL OR c.n = 1 THEN
-        (SELECT CAST(COALESCE(json_agg(json_build_array(a.id, a.queue)), '[]') AS text) FROM archived AS a)
+        (SELECT CAST(COALESCE(json_agg(json_build_array(a.id, a.queue, a.lease_id)), '[]') AS text) FROM archived AS a)
     END AS acked,
     c.*
 FROM (SELECT 1 AS one) AS o

@@ -40,4 +40,4 @@ SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, ma
        due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by), created_at,
        started_at, now(), now(), lease_id, errors, webhook_url, group_key
 FROM moved
-RETURNING id, queue
+RETURNING id, queue, lease_id

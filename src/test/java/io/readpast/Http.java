@@ -15,7 +15,10 @@ public final class Http {
 
     public static final ObjectMapper JSON = new ObjectMapper();
 
-    public record Reply(int status, JsonNode body, String contentType) {
+    public record Reply(int status, JsonNode body, String contentType, String retryAfter) {
+        public Reply(int status, JsonNode body, String contentType) {
+            this(status, body, contentType, null);
+        }
     }
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -39,7 +42,8 @@ public final class Http {
                     .build();
             HttpResponse<String> resp = client.send(req, HttpResponse.BodyHandlers.ofString());
             JsonNode node = resp.body().isEmpty() ? null : JSON.readTree(resp.body());
-            return new Reply(resp.statusCode(), node, resp.headers().firstValue("Content-Type").orElse(""));
+            return new Reply(resp.statusCode(), node, resp.headers().firstValue("Content-Type").orElse(""),
+                    resp.headers().firstValue("Retry-After").orElse(null));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {

@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.notNullValue;
@@ -217,6 +218,31 @@ class WebhookTest {
                 .contentType("application/problem+json");
     }
 
+    /**
+     * Ports no HTTP client can use are refused where the URL is given; a delivery whose URL the
+     * client refuses all the same (stored before these checks) is an attempt like any other: it
+     * is recorded and ends DEAD, never re-sent past its attempts.
+     */
+    @Test
+    void impossiblePortsAreRefusedAndAnUnsendableDeliveryEndsDead() {
+        for (String url : List.of("http://127.0.0.1:0/h", "http://127.0.0.1:99999/h", "http://127.0.0.1:65536/h")) {
+            given().contentType(ContentType.JSON).body(Map.of("queue", "ports", "type", "t", "webhookUrl", url))
+                    .when().post("/jobs").then().statusCode(400).body("detail", containsString("port"));
+            given().contentType(ContentType.JSON).body(Map.of("webhookUrl", url))
+                    .when().put("/queues/ports").then().statusCode(400).body("detail", containsString("port"));
+        }
+        TestDb.exec("INSERT INTO readpast_webhook (job_id, queue, event, url) VALUES (1, 'ports', 'job.succeeded', "
+                + "'http://127.0.0.1:99999/h')");
+        for (int i = 0; i < 6; i++) {
+            webhooks.newSender().runOnce();
+        }
+        await().atMost(WAIT).until(() -> TestDb.count("SELECT count(*) FROM readpast_webhook WHERE status = 3") == 1);
+        given().when().get("/webhooks/deliveries?status=DEAD").then().statusCode(200)
+                .body("deliveries", hasSize(1))
+                .body("deliveries[0].lastError", containsString("HTTP client"))
+                .body("deliveries[0].attempt", equalTo(1));
+    }
+
     @Test
     void gone410IsDeadAtOnce() {
         receiver.answer(r -> 410);
@@ -245,13 +271,13 @@ class WebhookTest {
                 receiver.url("/after-crash"), TestDb.time(expiry), lease);
         assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_webhook WHERE status = 1"));
         webhooks.newSender().runOnce();
-        assertEquals(0, receiver.received().size(), "nobody sends a delivery another sender holds");
+        assertEquals(0, receiver.received("/after-crash").size(), "nobody sends a delivery another sender holds");
         // once the lease ran out, any sender's next look takes it over (here: this instance's, woken
         // as another instance's periodic look would find it)
         await().atMost(WAIT).until(() -> !store.dbNow().isBefore(expiry));
         webhooks.nudge();
-        await().atMost(WAIT).until(() -> receiver.received().size() == 1);
-        WebhookReceiver.Received after = receiver.received().get(0);
+        await().atMost(WAIT).until(() -> receiver.received("/after-crash").size() == 1);
+        WebhookReceiver.Received after = receiver.received("/after-crash").get(0);
         assertEquals("2", after.header("Readpast-Attempt"), "the lost attempt counted");
         assertEquals(job, after.json().path("job").path("id").asText());
         await().atMost(WAIT).until(() -> TestDb.count("SELECT count(*) FROM readpast_webhook WHERE status = 2") == 1);

@@ -7,7 +7,6 @@ import io.readpast.core.Broker;
 import io.readpast.core.BrokerException;
 import io.readpast.store.CompleteItem;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,11 +53,28 @@ final class AckItems {
     }
 
     private static String resultText(JsonNode result, int max) {
-        String text = result.toString();
-        if (text.length() > max || text.getBytes(StandardCharsets.UTF_8).length > max) {
-            throw BrokerException.invalid("'result' is larger than " + max + " bytes of JSON.");
+        return JobBodies.jsonText("result", result, max);
+    }
+
+    /**
+     * Answers the items of these jobs as missing (404) and leaves them out of the broker's work:
+     * for a queue-scoped key, the jobs outside its scope ({@link JobBodies#outOfScope}).
+     */
+    void withhold(java.util.Set<Long> ids) {
+        if (ids.isEmpty()) {
+            return;
         }
-        return text;
+        for (int k = valid.size() - 1; k >= 0; k--) {
+            long id = valid.get(k).id();
+            if (ids.contains(id)) {
+                int i = validIndex.get(k);
+                BrokerException e = BrokerException.jobNotFound(id);
+                results[i] = new Responses.ItemResult(i, Long.toString(id), ProblemMappers.status(e), null,
+                        ProblemMappers.problem(e));
+                valid.remove(k);
+                validIndex.remove(k);
+            }
+        }
     }
 
     /** The items that passed the checks, for the broker. */

@@ -42,14 +42,16 @@ public class ClaimResource {
     private final LongPollClaims claims;
     private final Broker broker;
     private final com.fasterxml.jackson.databind.ObjectMapper mapper;
+    private final JobBodies bodies;
 
     public ClaimResource(ReadpastConfig config, Caller caller, LongPollClaims claims, Broker broker,
-                         com.fasterxml.jackson.databind.ObjectMapper mapper) {
+                         com.fasterxml.jackson.databind.ObjectMapper mapper, JobBodies bodies) {
         this.config = config;
         this.caller = caller;
         this.claims = claims;
         this.broker = broker;
         this.mapper = mapper;
+        this.bodies = bodies;
     }
 
     @POST
@@ -144,6 +146,7 @@ public class ClaimResource {
             throw BrokerException.invalid("'ack' must hold at most " + config.limits().batchMax() + " items.");
         }
         AckItems acks = AckItems.parse(b.ack(), mapper, config.limits().payloadMaxBytes());
+        acks.withhold(bodies.outOfScope(acks.valid().stream().map(io.readpast.store.CompleteItem::id).toList()));
         io.readpast.core.Broker.AckAndClaim done = claims.claim(acks.valid(), workerId, queues, limit, lease,
                 caller.name(), wait);
         List<JobRow> jobs = done.jobs();

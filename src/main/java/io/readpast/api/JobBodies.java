@@ -28,10 +28,41 @@ public class JobBodies {
 
     private final ReadpastConfig config;
     private final Caller caller;
+    private final Broker broker;
 
-    public JobBodies(ReadpastConfig config, Caller caller) {
+    public JobBodies(ReadpastConfig config, Caller caller, Broker broker) {
         this.config = config;
         this.caller = caller;
+        this.broker = broker;
+    }
+
+    /**
+     * For a queue-scoped key, the jobs among {@code ids} it may not touch: those of queues
+     * outside its scope, and those that do not exist, which it cannot tell apart (both are
+     * answered as missing). Empty for a key of every queue, at no cost. A lease id is the
+     * capability to work a job, but only within the key's scope.
+     */
+    java.util.Set<Long> outOfScope(java.util.Collection<Long> ids) {
+        java.util.Set<String> scope = caller.queueScope();
+        if (scope == null || ids.isEmpty()) {
+            return java.util.Set.of();
+        }
+        java.util.Map<Long, String> queues = broker.queuesOf(ids);
+        java.util.Set<Long> out = new java.util.HashSet<>();
+        for (Long id : ids) {
+            String q = queues.get(id);
+            if (q == null || !scope.contains(q)) {
+                out.add(id);
+            }
+        }
+        return out;
+    }
+
+    /** {@link #outOfScope} for one job: out of scope is answered exactly as missing (404). */
+    void requireInScope(long id) {
+        if (!outOfScope(java.util.List.of(id)).isEmpty()) {
+            throw BrokerException.jobNotFound(id);
+        }
     }
 
     /** Turns one batch item into a value; may throw for a bad item. */
@@ -133,8 +164,17 @@ public class JobBodies {
     }
 
     String jsonText(String field, JsonNode node) {
+        return jsonText(field, node, config.limits().payloadMaxBytes());
+    }
+
+    /**
+     * A JSON value as the text to store and hand back: numbers exactly as read (BigDecimal with
+     * its scale, BigInteger; see {@link JacksonConfig}), every string storable, at most {@code max}
+     * bytes.
+     */
+    static String jsonText(String field, JsonNode node, int max) {
+        Validate.storableJson(field, node);
         String text = node.toString();
-        int max = config.limits().payloadMaxBytes();
         if (text.length() > max || text.getBytes(StandardCharsets.UTF_8).length > max) {
             throw BrokerException.invalid("'" + field + "' is larger than " + max + " bytes of JSON.");
         }

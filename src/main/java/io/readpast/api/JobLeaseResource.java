@@ -43,13 +43,28 @@ public class JobLeaseResource implements JobLeaseApi {
         Validate.batchSize("items", items, config.limits().batchMax());
         Responses.ItemResult[] results = new Responses.ItemResult[items.size()];
         List<Integer> validIndex = new ArrayList<>();
-        List<CompleteItem> valid = JobBodies.parseItems(items, "Each item", results, validIndex, node -> {
+        List<CompleteItem> parsed = JobBodies.parseItems(items, "Each item", results, validIndex, node -> {
             Requests.CompleteItem item = mapper.treeToValue(node, Requests.CompleteItem.class);
             long id = Validate.jobId(item.id() == null ? "" : item.id());
             String lease = Validate.leaseId(item.leaseId());
             String result = item.result() == null || item.result().isNull() ? null : bodies.jsonText("result", item.result());
             return new CompleteItem(id, lease, result);
         });
+        // a queue-scoped key: jobs outside its scope are answered as missing, and left alone
+        java.util.Set<Long> hidden = bodies.outOfScope(parsed.stream().map(CompleteItem::id).toList());
+        List<CompleteItem> valid = new ArrayList<>();
+        List<Integer> validInScope = new ArrayList<>();
+        for (int k = 0; k < parsed.size(); k++) {
+            CompleteItem item = parsed.get(k);
+            if (hidden.contains(item.id())) {
+                results[validIndex.get(k)] = JobBodies.refused(validIndex.get(k), Long.toString(item.id()),
+                        BrokerException.jobNotFound(item.id()));
+            } else {
+                valid.add(item);
+                validInScope.add(validIndex.get(k));
+            }
+        }
+        validIndex = validInScope;
         List<Broker.Completion> done = broker.completeMany(valid, caller.name());
         for (int k = 0; k < done.size(); k++) {
             Broker.Completion c = done.get(k);
@@ -66,6 +81,7 @@ public class JobLeaseResource implements JobLeaseApi {
     public Responses.HeartbeatAck heartbeat(String id, Requests.Heartbeat body) {
         long jobId = Validate.jobId(id);
         Requests.Heartbeat b = Validate.body(body);
+        bodies.requireInScope(jobId);
         String leaseId = Validate.leaseId(b.leaseId());
         Integer lease = Validate.optionalRange("leaseSeconds", b.leaseSeconds(),
                 config.limits().leaseMinSeconds(), config.limits().leaseMaxSeconds());
@@ -79,6 +95,7 @@ public class JobLeaseResource implements JobLeaseApi {
     public JobView complete(String id, Requests.Complete body) {
         long jobId = Validate.jobId(id);
         Requests.Complete b = Validate.body(body);
+        bodies.requireInScope(jobId);
         String leaseId = Validate.leaseId(b.leaseId());
         String result = b.result() == null ? null : bodies.jsonText("result", b.result());
         return JobView.of(broker.complete(jobId, leaseId, result, caller.name()));
@@ -89,6 +106,7 @@ public class JobLeaseResource implements JobLeaseApi {
     public JobView fail(String id, Requests.Fail body) {
         long jobId = Validate.jobId(id);
         Requests.Fail b = Validate.body(body);
+        bodies.requireInScope(jobId);
         String leaseId = Validate.leaseId(b.leaseId());
         String error = b.error() == null ? "failed" : b.error();
         if (error.length() > 10_000) {
@@ -106,6 +124,7 @@ public class JobLeaseResource implements JobLeaseApi {
     public JobView release(String id, Requests.Release body) {
         long jobId = Validate.jobId(id);
         String leaseId = Validate.leaseId(Validate.body(body).leaseId());
+        bodies.requireInScope(jobId);
         return JobView.of(broker.release(jobId, leaseId, caller.name()));
     }
 }

@@ -63,8 +63,16 @@ public class ProblemMappers {
         if (e.kind() == StoreException.Kind.UNAVAILABLE || e.kind() == StoreException.Kind.TRANSIENT) {
             LOG.warnf("Database unavailable for %s: %s", path(uri), e.getMessage());
             Response r = Problem.response(503, "database-unavailable", "Service unavailable",
-                    "The database is not reachable right now; retry shortly.", path(uri));
+                    "The database cannot take this right now (" + refusal(e) + "); nothing was done, retry shortly.",
+                    path(uri));
             return Response.fromResponse(r).header("Retry-After", "2").build();
+        }
+        if (e.kind() == StoreException.Kind.REFUSED) {
+            LOG.errorf("The database refused %s: %s", path(uri), e.getMessage());
+            Response r = Problem.response(503, "database-refused", "Service unavailable",
+                    "The database refused this (" + refusal(e) + "); nothing was done. An operator must fix the "
+                            + "database login's privileges; retry afterwards.", path(uri));
+            return Response.fromResponse(r).header("Retry-After", "30").build();
         }
         LOG.errorf(e, "Database error for %s", path(uri));
         return Problem.response(500, null, "Internal Server Error", "The broker failed; see its log.", path(uri));
@@ -114,8 +122,47 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response other(Throwable e, UriInfo uri) {
+        if (clientGone(e)) {
+            // the client closed the connection (or broke the framing, which closes it) before its
+            // whole body arrived: nobody is there to answer, and nothing failed here
+            LOG.debugf("The request body of %s could not be read (the client went away or broke the framing): %s",
+                    path(uri), e.getMessage());
+            return Problem.response(400, "incomplete-request", "Bad Request",
+                    "The request body could not be read: the connection closed before it arrived whole, or its "
+                            + "framing was malformed.", path(uri));
+        }
         LOG.errorf(e, "Unexpected failure for %s", path(uri));
         return Problem.response(500, null, "Internal Server Error", "The broker failed; see its log.", path(uri));
+    }
+
+    /**
+     * True when the request body could not be read: the connection closed under it, or its
+     * framing broke (a malformed chunk size), which closes it. Nothing in the broker itself
+     * raises an IOException into a resource (database failures are StoreExceptions).
+     */
+    static boolean clientGone(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof io.vertx.core.http.HttpClosedException || t instanceof java.io.IOException
+                    || t instanceof io.netty.handler.codec.DecoderException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The database's own code for a failure: SQLSTATE, and SQL Server's error number. */
+    static String refusal(StoreException e) {
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLException s) {
+                String state = s.getSQLState() == null ? "" : "SQLSTATE " + s.getSQLState();
+                String number = s.getErrorCode() != 0 ? "error " + s.getErrorCode() : "";
+                String both = (state + (state.isEmpty() || number.isEmpty() ? "" : ", ") + number).strip();
+                if (!both.isEmpty()) {
+                    return both;
+                }
+            }
+        }
+        return "no connection";
     }
 
     private static String path(UriInfo uri) {
@@ -128,6 +175,10 @@ public class ProblemMappers {
             where = m.getPath().stream()
                     .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
                     .collect(Collectors.joining(".")).replace(".[", "[");
+        }
+        if (e instanceof JacksonConfig.UnstorableText u) {
+            return "Field '" + where + "' cannot be stored as given: it holds " + u.why()
+                    + "; send strings as valid UTF-16 (surrogates in pairs).";
         }
         if (e instanceof UnrecognizedPropertyException u) {
             return "Unknown field '" + u.getPropertyName() + "'" + (where.contains(".") ? " at '" + where + "'" : "") + ".";

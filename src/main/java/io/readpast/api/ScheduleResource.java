@@ -252,12 +252,7 @@ public class ScheduleResource {
     }
 
     private String jsonText(String field, JsonNode node) {
-        String text = node.toString();
-        int max = config.limits().payloadMaxBytes();
-        if (text.length() > max || text.getBytes(StandardCharsets.UTF_8).length > max) {
-            throw BrokerException.invalid("'" + field + "' is larger than " + max + " bytes of JSON.");
-        }
-        return text;
+        return JobBodies.jsonText(field, node, config.limits().payloadMaxBytes());
     }
 
     private static String tagsJson(List<String> tags) {

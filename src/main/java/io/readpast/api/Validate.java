@@ -43,6 +43,53 @@ final class Validate {
         return value;
     }
 
+    /**
+     * Where {@code s} holds a UTF-16 surrogate without its partner (which no database here can
+     * store: it would be replaced), or -1.
+     */
+    static int loneSurrogateAt(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                return i;
+            }
+            if (Character.isLowSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A JSON value handed through as given (a payload, a result): every string and member name
+     * in it must be storable (see {@link #loneSurrogateAt}); the refusal names the path.
+     */
+    static void storableJson(String field, com.fasterxml.jackson.databind.JsonNode node) {
+        if (node.isTextual()) {
+            if (loneSurrogateAt(node.textValue()) >= 0) {
+                throw BrokerException.invalid("'" + field + "' holds a lone UTF-16 surrogate, which cannot be stored "
+                        + "as given; send the string as valid UTF-16 (surrogates in pairs).");
+            }
+        } else if (node.isObject()) {
+            for (var it = node.fields(); it.hasNext(); ) {
+                var e = it.next();
+                if (loneSurrogateAt(e.getKey()) >= 0) {
+                    throw BrokerException.invalid("'" + field + "' has a member name holding a lone UTF-16 surrogate, "
+                            + "which cannot be stored as given.");
+                }
+                storableJson(field + "." + printable(e.getKey(), 40), e.getValue());
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                storableJson(field + "[" + i + "]", node.get(i));
+            }
+        }
+    }
+
     /** Free text such as a worker id or tag: no control characters, bounded length. */
     static String text(String field, String value, int max, boolean required) {
         if (value == null) {

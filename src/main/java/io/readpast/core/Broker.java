@@ -246,6 +246,11 @@ public class Broker {
         return store.jobGet(id).orElseThrow(() -> BrokerException.jobNotFound(id));
     }
 
+    /** The queue of each of these jobs, wherever each is now; ids of no job are left out. */
+    public java.util.Map<Long, String> queuesOf(java.util.Collection<Long> ids) {
+        return store.jobQueues(ids);
+    }
+
     /** Leases jobs; a null lease length takes the queue's default, else the broker's. */
     public List<JobRow> claim(String workerId, List<String> queues, int limit, Integer leaseSeconds, String by) {
         long start = System.nanoTime();
@@ -341,7 +346,7 @@ public class Broker {
 
     /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
     public List<Completion> completeMany(List<io.readpast.store.CompleteItem> items, String by) {
-        java.util.Map<Long, String> done = items.isEmpty() ? java.util.Map.of() : store.jobCompleteMany(items, by);
+        java.util.Map<Long, JobStore.Acked> done = items.isEmpty() ? java.util.Map.of() : store.jobCompleteMany(items, by);
         return completions(items, done);
     }
 
@@ -367,15 +372,18 @@ public class Broker {
     }
 
     /** Answers each completion item: done in the batch, done earlier under this lease (200), or why not. */
-    private List<Completion> completions(List<io.readpast.store.CompleteItem> items, java.util.Map<Long, String> done) {
-        done.values().forEach(q -> metrics.count(BrokerMetrics.Event.COMPLETED, q, 1));
+    private List<Completion> completions(List<io.readpast.store.CompleteItem> items,
+                                         java.util.Map<Long, JobStore.Acked> done) {
+        done.values().forEach(a -> metrics.count(BrokerMetrics.Event.COMPLETED, a.queue(), 1));
         if (!done.isEmpty()) {
             finished.finished(); // their webhooks, if any, are in the outbox now
         }
         List<Completion> out = new java.util.ArrayList<>(items.size());
         java.util.Set<Long> seen = new java.util.HashSet<>();
         for (io.readpast.store.CompleteItem item : items) {
-            if (done.containsKey(item.id()) && seen.add(item.id())) {
+            // each item on its own: the one that named the lease the job was completed under
+            JobStore.Acked acked = done.get(item.id());
+            if (acked != null && acked.leaseId().equalsIgnoreCase(item.leaseId()) && seen.add(item.id())) {
                 out.add(new Completion(item.id(), null));
             } else {
                 try {

@@ -28,9 +28,13 @@ import java.util.regex.Pattern;
  * ({@code READPAST_API_KEYS}, {@code READPAST_API_KEYS_FILE}; digests only), the admin key the
  * broker generates on first start when no key exists at all (its digest stored in the database,
  * the key printed once), and keys made through the admin API ({@code POST /keys}; digests stored).
- * Stored keys are re-read every {@code readpast.auth.refresh} (default 5 s), and at once (at most
- * once a second) when an unknown key is presented, so keys made or deleted on one instance reach
- * the others. Presented keys are hashed and compared with every digest in constant time.
+ * Stored keys are re-read every {@code readpast.auth.refresh} (default 5 s), and at once when an
+ * unknown key is presented, so a key made on one instance works on every other at once: each
+ * unknown key is looked up once per second at most (a wrong key retried in a loop costs one
+ * read a second), and all lookups together at most {@link #LOOKUPS_PER_SECOND} a second
+ * (concurrent misses share one read). When the stored keys cannot be read for an unknown key,
+ * the answer is the database's unavailability (503), not a 401. Presented keys are hashed and
+ * compared with every digest in constant time.
  */
 @ApplicationScoped
 public class ApiKeys {
@@ -45,13 +49,22 @@ public class ApiKeys {
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,99}");
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{64}");
     private static final Pattern QUEUE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,199}");
-    private static final long RELOAD_ON_MISS_NANOS = 1_000_000_000L;
+    /** How often one unknown key may trigger a lookup. */
+    private static final long MISS_RECHECK_NANOS = 1_000_000_000L;
+    /** Lookups for unknown keys, all keys together, per second at most. */
+    static final int LOOKUPS_PER_SECOND = 20;
 
     private final ReadpastConfig config;
     private volatile List<ApiKey> configured = List.of();
     private volatile List<ApiKey> stored = List.of();
     private volatile JobStore store;
-    private volatile long lastReload = System.nanoTime() - RELOAD_ON_MISS_NANOS;
+    /** Unknown digests (hex) and when each was last looked up. */
+    private final java.util.Map<String, Long> missedAt = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The start of the current second of lookups, and how many it has had. */
+    private long lookupWindow = System.nanoTime();
+    private int lookupsInWindow;
+    /** Reloads done so far: a miss that waited for another's reload need not read again. */
+    private final java.util.concurrent.atomic.AtomicLong reloads = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean enabled;
 
     public ApiKeys(ReadpastConfig config) {
@@ -89,19 +102,51 @@ public class ApiKeys {
                 + "POST /keys)", configured.size(), stored.size());
     }
 
-    /** The key whose digest matches, or null. Every digest is compared, in constant time. */
+    /**
+     * The key whose digest matches, or null. Every digest is compared, in constant time. An
+     * unknown key is looked up in the database first (maybe it was just made on another
+     * instance); a {@link io.readpast.store.StoreException} when that read fails.
+     */
     public ApiKey authenticate(String presented) {
         if (presented == null || presented.isEmpty() || presented.length() > 512) {
             return null;
         }
         byte[] digest = sha256(presented);
         ApiKey match = match(digest);
-        if (match == null && store != null && System.nanoTime() - lastReload >= RELOAD_ON_MISS_NANOS) {
-            // maybe a key just made on another instance: look again, at most once a second
-            reloadQuietly();
-            match = match(digest);
+        if (match != null || store == null) {
+            return match;
+        }
+        String hex = HexFormat.of().formatHex(digest);
+        long now = System.nanoTime();
+        Long last = missedAt.get(hex);
+        if ((last != null && now - last < MISS_RECHECK_NANOS) || !mayLookUp(now)) {
+            return null;
+        }
+        if (missedAt.size() > 10_000) {
+            missedAt.clear();
+        }
+        missedAt.put(hex, now);
+        long seen = reloads.get();
+        synchronized (this) {
+            // misses that arrive together share one read
+            if (reloads.get() == seen) {
+                reload();
+            }
+        }
+        match = match(digest);
+        if (match != null) {
+            missedAt.remove(hex);
         }
         return match;
+    }
+
+    /** Counts a lookup against {@link #LOOKUPS_PER_SECOND}; false when this second has had them all. */
+    private synchronized boolean mayLookUp(long now) {
+        if (now - lookupWindow >= 1_000_000_000L) {
+            lookupWindow = now;
+            lookupsInWindow = 0;
+        }
+        return ++lookupsInWindow <= LOOKUPS_PER_SECOND;
     }
 
     private ApiKey match(byte[] digest) {
@@ -130,7 +175,6 @@ public class ApiKeys {
             reload();
         } catch (RuntimeException e) {
             // the database is unavailable: keep the keys we have
-            lastReload = System.nanoTime();
             LOG.debugf("Could not re-read the stored API keys: %s", e.getMessage());
         }
     }
@@ -141,7 +185,7 @@ public class ApiKeys {
             out.add(new ApiKey(s.name(), roles(s.roles()), HexFormat.of().parseHex(s.digest()), queues(s.queues())));
         }
         stored = List.copyOf(out);
-        lastReload = System.nanoTime();
+        reloads.incrementAndGet();
     }
 
     /** A key as GET /keys shows it: never the key or its digest. */

@@ -264,6 +264,18 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
+    public Map<Long, String> jobQueues(java.util.Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Params p = Params.of().str("ids", Json.write(ids));
+        Map<Long, String> out = new HashMap<>();
+        oneStatement(c -> query(c, Stmt.JOB_QUEUES, p, (rs, cols) -> out.put(rs.getLong(cols.get("id")),
+                rs.getString(cols.get("queue")))));
+        return out;
+    }
+
+    @Override
     public Optional<JobRow> jobGet(long id) {
         return oneStatement(c -> single(queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id))));
     }
@@ -357,7 +369,7 @@ public final class JdbcJobStore implements JobStore {
             // the acks commit first, in a transaction of their own: the claim's queue lock is
             // never taken while this transaction still holds the acked rows (two ack-and-claims
             // on one capped queue would otherwise wait for each other's deletes, and deadlock)
-            Map<Long, String> acked = oneStatement(c -> completeMany(c,
+            Map<Long, Acked> acked = oneStatement(c -> completeMany(c,
                     Params.of().str("items", items).str("modified_by", by)));
             return new AckClaimed(acked, gated(() -> tx(c -> claimLocked(c, p, queuesJson))));
         }
@@ -384,21 +396,22 @@ public final class JdbcJobStore implements JobStore {
                 }
                 return Boolean.TRUE;
             });
-            Map<Long, String> ackedJobs = parseAcked(acked[0]);
+            Map<Long, Acked> ackedJobs = parseAcked(acked[0]);
             churn.addAndGet(ackedJobs.size());
             return new AckClaimed(ackedJobs, claimed(claimed));
         }));
     }
 
-    /** The "acked" column of job_ack_claim: a JSON array of [id, "queue"]. */
-    private static Map<Long, String> parseAcked(String json) {
-        Map<Long, String> out = new HashMap<>();
+    /** The "acked" column of job_ack_claim: a JSON array of [id, "queue", "lease_id"]. */
+    private static Map<Long, Acked> parseAcked(String json) {
+        Map<Long, Acked> out = new HashMap<>();
         if (json == null) {
             return out;
         }
         try {
             for (com.fasterxml.jackson.databind.JsonNode pair : Json.mapper().readTree(json)) {
-                out.put(pair.get(0).asLong(), pair.get(1).asText());
+                out.put(pair.get(0).asLong(), new Acked(pair.get(1).asText(),
+                        pair.get(2).asText().toLowerCase(Locale.ROOT)));
             }
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("job_ack_claim answered acked=" + json, e);
@@ -490,16 +503,16 @@ public final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public java.util.Map<Long, String> jobCompleteMany(List<CompleteItem> items, String by) {
+    public java.util.Map<Long, Acked> jobCompleteMany(List<CompleteItem> items, String by) {
         Params p = Params.of().str("items", completeItemsJson(items)).str("modified_by", by);
         return oneStatement(c -> completeMany(c, p));
     }
 
-    private Map<Long, String> completeMany(Connection c, Params p) throws SQLException {
-        Map<Long, String> done = new HashMap<>();
-        for (Object[] row : query(c, Stmt.JOB_COMPLETE_MANY, p,
-                (rs, cols) -> new Object[] {rs.getLong(cols.get("id")), rs.getString(cols.get("queue"))})) {
-            done.put((Long) row[0], (String) row[1]);
+    private Map<Long, Acked> completeMany(Connection c, Params p) throws SQLException {
+        Map<Long, Acked> done = new HashMap<>();
+        for (Object[] row : query(c, Stmt.JOB_COMPLETE_MANY, p, (rs, cols) -> new Object[] {rs.getLong(cols.get("id")),
+                new Acked(rs.getString(cols.get("queue")), rs.getString(cols.get("lease_id")).toLowerCase(Locale.ROOT))})) {
+            done.put((Long) row[0], (Acked) row[1]);
         }
         churn.addAndGet(done.size());
         return done;

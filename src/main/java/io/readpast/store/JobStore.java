@@ -1,6 +1,7 @@
 package io.readpast.store;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -32,6 +33,9 @@ public interface JobStore {
     Optional<JobRow> jobGetByKey(String idempotencyKey);
 
     /** The job wherever it lives: hot, archive or dead-letter table. */
+    /** The queue of each of these jobs, wherever each is now; ids of no job are left out. */
+    Map<Long, String> jobQueues(java.util.Collection<Long> ids);
+
     Optional<JobRow> jobGet(long id);
 
     /**
@@ -41,16 +45,20 @@ public interface JobStore {
     List<JobRow> jobClaim(String workerId, List<String> queues, int limit, Integer leaseSeconds,
                           int defaultLeaseSeconds, String by);
 
+    /** A job a batch acknowledgement completed: its queue, and the lease it was completed under. */
+    record Acked(String queue, String leaseId) {
+    }
+
     /**
      * Completes every item whose lease is held and leases up to {@code limit} claimable jobs, in
-     * one transaction (one statement when no capped queue is in scope). Parameters as for
+     * one round trip when no capped queue is in scope (the acks committed before the claim). Parameters as for
      * {@link #jobCompleteMany} and {@link #jobClaim}; {@code by} is recorded on both.
      */
     AckClaimed jobAckClaim(List<CompleteItem> acks, String workerId, List<String> queues, int limit,
                            Integer leaseSeconds, int defaultLeaseSeconds, String by);
 
-    /** What {@link #jobAckClaim} did: the completed ids with their queues, and the claimed jobs in claim order. */
-    record AckClaimed(java.util.Map<Long, String> acked, List<JobRow> claimed) {
+    /** What {@link #jobAckClaim} did: the completed ids, and the claimed jobs in claim order. */
+    record AckClaimed(java.util.Map<Long, Acked> acked, List<JobRow> claimed) {
     }
 
     /** Extends the lease (LEASED becomes PROCESSING); null {@code leaseSeconds} keeps the claim's length. */
@@ -59,8 +67,8 @@ public interface JobStore {
     /** Moves the job to the archive as SUCCEEDED. */
     Optional<JobRow> jobComplete(long id, String leaseId, String result, String by);
 
-    /** Completes every item whose lease is held, in one statement; returns their ids with their queues. */
-    java.util.Map<Long, String> jobCompleteMany(List<CompleteItem> items, String by);
+    /** Completes every item whose lease is held, in one statement; returns the completed ids. */
+    java.util.Map<Long, Acked> jobCompleteMany(List<CompleteItem> items, String by);
 
     /** A PENDING job becomes CANCELLED at once (moved to the archive). */
     Optional<JobRow> jobCancelPending(long id, String by);

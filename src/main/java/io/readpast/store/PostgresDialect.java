@@ -114,11 +114,21 @@ public final class PostgresDialect implements Dialect {
         if (state == null) {
             return null;
         }
+        if (state.startsWith("53") || state.startsWith("08")) {
+            // insufficient resources: disk full (53100), out of memory (53200), too many
+            // connections (53300), a configured limit (53400); any connection exception
+            return StoreException.Kind.UNAVAILABLE;
+        }
         return switch (state) {
-            case "40001", "40P01" -> StoreException.Kind.TRANSIENT;   // serialization failure, deadlock
+            // serialization failure, deadlock, a lock not granted in lock_timeout
+            case "40001", "40P01", "55P03" -> StoreException.Kind.TRANSIENT;
             case "23505" -> StoreException.Kind.DUPLICATE_KEY;
-            // admin/crash shutdown, cannot connect now, too many connections, read-only standby
-            case "57P01", "57P02", "57P03", "53300", "25006" -> StoreException.Kind.UNAVAILABLE;
+            // admin/crash shutdown, cannot connect now, a read-only standby or transaction,
+            // connections not allowed (ALLOW_CONNECTIONS false), authentication failed or not
+            // allowed (a password rotated, a login disabled), no such database
+            case "57P01", "57P02", "57P03", "25006", "55000", "28P01", "28000", "3D000" -> StoreException.Kind.UNAVAILABLE;
+            // insufficient privilege (a revoked grant)
+            case "42501" -> StoreException.Kind.REFUSED;
             default -> null;
         };
     }

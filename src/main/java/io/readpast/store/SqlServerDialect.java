@@ -155,8 +155,13 @@ public final class SqlServerDialect implements Dialect {
             // come back after about 10 seconds, not within milliseconds: 503 with Retry-After
             case 40501, 10928, 10929, 49918, 49919, 49920 -> StoreException.Kind.UNAVAILABLE;
             case 2601, 2627 -> StoreException.Kind.DUPLICATE_KEY;     // unique index / constraint
-            // cannot open the database; not available / being recovered / shutting down
-            case 4060, 904, 921, 922, 942, 6005, 40613 -> StoreException.Kind.UNAVAILABLE;
+            // cannot open the database; not available / being recovered / shutting down; login
+            // failed (also what a failover answers for a moment); a filegroup or the log full;
+            // the database read-only; an availability-group replica not accepting this
+            case 4060, 904, 921, 922, 942, 6005, 40613, 18456, 1105, 9002, 3906, 976, 983, 978 ->
+                    StoreException.Kind.UNAVAILABLE;
+            // permission denied on an object, or on a database (a revoked grant)
+            case 229, 230, 262, 916 -> StoreException.Kind.REFUSED;
             default -> null;
         };
     }

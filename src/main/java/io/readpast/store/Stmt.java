@@ -70,7 +70,9 @@ public enum Stmt {
     HOUSEKEEPING_PURGE,
     // rate limits and ordered groups
     QUEUE_RATE_COUNT,
-    JOB_GROUP_LOCK;
+    JOB_GROUP_LOCK,
+    // queue scope of lease calls
+    JOB_QUEUES;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

@@ -6,8 +6,18 @@ public class StoreException extends RuntimeException {
     public enum Kind {
         /** Deadlock victim or serialization failure: the unit can be retried. */
         TRANSIENT,
-        /** The database cannot be reached or the pool is exhausted: answer 503. */
+        /**
+         * The database cannot take the work now: it cannot be reached, refuses connections, is
+         * out of space or read-only, or the pool is exhausted. Answer 503 with Retry-After;
+         * nothing was done.
+         */
         UNAVAILABLE,
+        /**
+         * The database refused the work for a reason an operator must fix (the login lacks a
+         * privilege): answer 503 with Retry-After and a detail that names the refusal; nothing
+         * was done.
+         */
+        REFUSED,
         /** A unique index refused the row. */
         DUPLICATE_KEY,
         /** Anything else: a bug or a broken database. */

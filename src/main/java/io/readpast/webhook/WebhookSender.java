@@ -121,8 +121,24 @@ public final class WebhookSender implements AutoCloseable {
         static final Outcome NOT_SENT = new Outcome(false, null);
     }
 
-    /** One attempt at one leased delivery. */
+    /**
+     * One attempt at one leased delivery. Every failure counts as the attempt it is: it is
+     * recorded and retried, and the delivery is DEAD at the last attempt, whatever went wrong.
+     */
     Outcome deliver(WebhookRow r) {
+        try {
+            return attempt(r);
+        } catch (RuntimeException e) {
+            return failed(r, null, "could not be sent: " + e, false);
+        }
+    }
+
+    private Outcome attempt(WebhookRow r) {
+        if (r.attempt() > settings.maxAttempts()) {
+            // a sender died mid-send with the last attempt: the claim after its lease ran out
+            // counted one more, which is never sent
+            return failed(r, null, "its last attempt's sender stopped before it answered", true);
+        }
         byte[] body;
         URI uri;
         try {
@@ -139,16 +155,13 @@ public final class WebhookSender implements AutoCloseable {
             return failed(r, null, "host not allowed by READPAST_WEBHOOK_ALLOWED_HOSTS", true);
         }
         long now = Instant.now().getEpochSecond();
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(settings.timeout())
-                .header("Content-Type", "application/json")
-                .header("User-Agent", "Readpast-Webhook")
-                .header(DELIVERY_HEADER, r.deliveryId())
-                .header(EVENT_HEADER, r.event())
-                .header(ATTEMPT_HEADER, Integer.toString(r.attempt()))
-                .header(WebhookSignature.HEADER, WebhookSignature.header(secret, now, body))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build();
+        HttpRequest request;
+        try {
+            request = buildRequest(r, uri, now, body);
+        } catch (IllegalArgumentException e) {
+            // a URL the HTTP client refuses (an older row, from before the URL checks)
+            return failed(r, null, "not a URL the HTTP client can use: " + e.getMessage(), true);
+        }
         int status;
         try {
             HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
@@ -156,6 +169,9 @@ public final class WebhookSender implements AutoCloseable {
             try (InputStream in = response.body()) {
                 // the answer's body is not needed; closing it drops the rest
             }
+        } catch (IllegalArgumentException e) {
+            // the client refuses the URL itself (a port out of range): no retry will change that
+            return failed(r, null, "not a URL the HTTP client can use: " + e.getMessage(), true);
         } catch (HttpTimeoutException e) {
             return failed(r, null, "no answer within " + settings.timeout().toMillis() + " ms", false);
         } catch (IOException e) {
@@ -178,6 +194,19 @@ public final class WebhookSender implements AutoCloseable {
             return Outcome.DELIVERED;
         }
         return failed(r, status, "HTTP " + status, status == 410);
+    }
+
+    private HttpRequest buildRequest(WebhookRow r, URI uri, long now, byte[] body) {
+        return HttpRequest.newBuilder(uri)
+                .timeout(settings.timeout())
+                .header("Content-Type", "application/json")
+                .header("User-Agent", "Readpast-Webhook")
+                .header(DELIVERY_HEADER, r.deliveryId())
+                .header(EVENT_HEADER, r.event())
+                .header(ATTEMPT_HEADER, Integer.toString(r.attempt()))
+                .header(WebhookSignature.HEADER, WebhookSignature.header(secret, now, body))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
     }
 
     private Outcome failed(WebhookRow r, Integer status, String error, boolean fatal) {

@@ -8,7 +8,10 @@ import java.net.URISyntaxException;
 import java.util.List;
 import java.util.Locale;
 
-/** Checks a webhook URL given at enqueue or in a queue's settings: absolute http(s), allowed host. */
+/**
+ * Checks a webhook URL given at enqueue or in a queue's settings: absolute http(s), a host, a
+ * port the HTTP client can use (1-65535), an allowed host.
+ */
 public final class WebhookUrls {
 
     public static final int MAX_LENGTH = 2000;
@@ -41,6 +44,10 @@ public final class WebhookUrls {
         }
         if (uri.getHost() == null || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
             throw BrokerException.invalid("'" + field + "' must name a host, without user info or a #fragment.");
+        }
+        if (uri.getPort() != -1 && (uri.getPort() < 1 || uri.getPort() > 65535)) {
+            throw BrokerException.invalid("'" + field + "' names port " + uri.getPort()
+                    + ": a port must be between 1 and 65535.");
         }
         if (!hostAllowed(uri.getHost(), config)) {
             throw BrokerException.invalid("'" + field + "': host '" + uri.getHost() + "' is not in "

@@ -173,4 +173,17 @@ class KeyAdminTest {
         assertNull(as(OPS).get("/keys").jsonPath().getList("keys.name").stream()
                 .filter("temp"::equals).findFirst().orElse(null));
     }
+
+    /**
+     * A key made on another instance (here: stored straight into the database) works at once,
+     * also right after this instance refused an unknown key: each unknown key gets its own lookup.
+     */
+    @Test
+    void aKeyMadeOnAnotherInstanceWorksAtOnceEvenRightAfterAnUnknownOne() {
+        as("rp_not-a-key-0123456789abcdefghijklmnopqrstuvwxyz").get("/jobs/1").then().statusCode(401);
+        String key = ApiKeys.mint();
+        execute("INSERT INTO readpast_api_key (name, roles, digest, origin) VALUES ('elsewhere', 'producer', '"
+                + ApiKeys.digestHex(key) + "', 'api')");
+        as(key).body(Map.of("queue", "q", "type", "t")).post("/jobs").then().statusCode(201);
+    }
 }

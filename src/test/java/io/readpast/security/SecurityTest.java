@@ -233,6 +233,57 @@ class SecurityTest {
         assertEquals(List.of(201, 403), batch.getList("results.status"));
     }
 
+    /**
+     * A worker key scoped to emails and sms, given the lease id of a billing job (leaked, or
+     * guessed), can do nothing with it: every lease call answers exactly as for a job that does
+     * not exist, and the job and its payload stay untouched. Within its scope a wrong lease is a
+     * 409 as always; outside it a made-up lease cannot tell an existing job from a missing one.
+     */
+    @Test
+    void aScopedKeyCannotUseALeaseOfAnotherQueue() {
+        String billing = as(PRODUCER).body(Map.of("queue", "billing", "type", "t", "payload", Map.of("secret", 42)))
+                .post("/jobs").then().statusCode(201).extract().path("id");
+        Response claimed = as(WORKER).body(Map.of("workerId", "w", "queues", List.of("billing"))).post("/claim");
+        String lease = claimed.path("jobs[0].leaseId");
+        assertEquals(billing, claimed.path("jobs[0].id"));
+        String before = TestDb.snapshot();
+        String missing = "999999999";
+        Map<String, Object> withLease = Map.of("leaseId", lease);
+        for (String job : List.of(billing, missing)) {
+            for (String call : List.of("heartbeat", "complete", "fail", "release")) {
+                Response r = as(SCOPED_WORKER).body(withLease).post("/jobs/" + job + "/" + call);
+                assertEquals(404, r.statusCode(), call + " " + job + ": " + r.asString());
+                assertFalse(r.asString().contains("secret"), "no payload of another queue: " + r.asString());
+            }
+            // a made-up lease: the same answer for an existing job and a missing one
+            Response madeUp = as(SCOPED_WORKER).body(Map.of("leaseId", "00000000-0000-4000-8000-000000000000"))
+                    .post("/jobs/" + job + "/heartbeat");
+            assertEquals(404, madeUp.statusCode(), madeUp.asString());
+        }
+        // the answers for the existing billing job and the missing one differ only in the id
+        String forBilling = as(SCOPED_WORKER).body(withLease).post("/jobs/" + billing + "/complete").asString();
+        String forMissing = as(SCOPED_WORKER).body(withLease).post("/jobs/" + missing + "/complete").asString();
+        assertEquals(forMissing.replace(missing, "N"), forBilling.replace(billing, "N"));
+        // batch complete and ack-and-claim answer the item as missing, and leave the job alone
+        Response batch = as(SCOPED_WORKER).body(Map.of("items", List.of(Map.of("id", billing, "leaseId", lease))))
+                .post("/jobs/complete");
+        assertEquals(200, batch.statusCode(), batch.asString());
+        assertEquals(404, (int) batch.path("results[0].status"), batch.asString());
+        Response ack = as(SCOPED_WORKER).body(Map.of("workerId", "s", "queues", List.of("emails"),
+                "ack", List.of(Map.of("id", billing, "leaseId", lease)))).post("/claim");
+        assertEquals(200, ack.statusCode(), ack.asString());
+        assertEquals(404, (int) ack.path("acks[0].status"), ack.asString());
+        assertEquals(before, TestDb.snapshot(), "nothing changed");
+        // the key of every queue still works that lease
+        as(WORKER).body(withLease).post("/jobs/" + billing + "/complete").then().statusCode(200);
+        // within the scope, a wrong lease is a conflict as always
+        String email = as(PRODUCER).body(Map.of("queue", "emails", "type", "t")).post("/jobs").then().statusCode(201)
+                .extract().path("id");
+        as(SCOPED_WORKER).body(Map.of("workerId", "s", "queues", List.of("emails"))).post("/claim").then().statusCode(200);
+        as(SCOPED_WORKER).body(Map.of("leaseId", "00000000-0000-4000-8000-000000000000"))
+                .post("/jobs/" + email + "/heartbeat").then().statusCode(409);
+    }
+
     @Test
     void jobsRecordWhichKeyCreatedAndLastChangedThem() {
         String id = as(PRODUCER).body(Map.of("queue", "audit", "type", "t")).post("/jobs")

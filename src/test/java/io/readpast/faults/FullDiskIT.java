@@ -64,7 +64,12 @@ class FullDiskIT {
             AtomicInteger other = new AtomicInteger();
             List<String> others = java.util.Collections.synchronizedList(new ArrayList<>());
             AtomicBoolean roomAgain = new AtomicBoolean();
-            String filler = "x".repeat(4000);
+            // random text: PostgreSQL compresses a repeated one to nothing
+            java.util.function.Supplier<String> filler = () -> {
+                byte[] random = new byte[3000];
+                java.util.concurrent.ThreadLocalRandom.current().nextBytes(random);
+                return java.util.Base64.getEncoder().encodeToString(random);
+            };
             ExecutorService pool = Executors.newFixedThreadPool(4);
             List<Future<?>> producers = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
@@ -73,7 +78,7 @@ class FullDiskIT {
                     for (int i = 0; ; i++) {
                         boolean room = roomAgain.get();
                         Api.Reply r = api.post(b.base, "jobs", Map.of("queue", "full", "type", "t",
-                                "payload", Map.of("filler", filler, "i", i)));
+                                "payload", Map.of("filler", filler.get(), "i", i)));
                         if (r.status() == 201) {
                             acknowledged.add(Long.parseLong(r.body().get("id").asText()));
                             if (room) {

@@ -32,10 +32,20 @@ class SqlServerDialectTest {
     @Test
     void aDatabaseThatCannotBeOpenedIsUnavailable() {
         // Azure SQL throttling asks for about 10 s: answered 503 with Retry-After, not retried at once
-        for (int code : new int[] {4060, 40613, 904, 921, 922, 942, 6005, 40501, 49918, 49919, 49920, 10928, 10929}) {
+        // also: a filegroup or the log full (1105, 9002), a read-only database (3906), a login
+        // refused during a failover (18456), an availability-group replica not taking this (976, 983, 978)
+        for (int code : new int[] {4060, 40613, 904, 921, 922, 942, 6005, 40501, 49918, 49919, 49920, 10928, 10929,
+                1105, 9002, 3906, 18456, 976, 983, 978}) {
             assertEquals(StoreException.Kind.UNAVAILABLE, kindOf(code, "S0001"), "error " + code);
         }
         assertEquals(StoreException.Kind.UNAVAILABLE, kindOf(0, "08S01"), "connection failure");
+    }
+
+    @Test
+    void aRevokedPermissionIsARefusalAnOperatorMustFix() {
+        for (int code : new int[] {229, 230, 262, 916}) {
+            assertEquals(StoreException.Kind.REFUSED, kindOf(code, "S0001"), "error " + code);
+        }
     }
 
     @Test

@@ -160,7 +160,7 @@ class LongPollTest {
 
     @Test
     void resumingAQueueWakesItsWaiters() throws Exception {
-        assertEquals(200, http.send("POST", "/queues/lp-paused/pause", null, Duration.ofSeconds(10)).status());
+        assertEquals(200, http.send("PUT", "/queues/lp-paused", Map.of("paused", true), Duration.ofSeconds(10)).status());
         String id = http.post("/jobs", Map.of("queue", "lp-paused", "type", "t")).body().get("id").asText();
         int before = wakeups.waiting();
         CompletableFuture<Http.Reply> claim = claimAsync("lp-paused", 25);

@@ -38,12 +38,12 @@ class OpenApiContractTest {
 
     /**
      * Operations that cannot answer 400, so the contract rightly lists none: a malformed job id
-     * is answered 404 like an unknown one (Validate.jobId), and GET /queues' only parameter is a
-     * boolean that never fails to parse; GET /keys takes nothing, and a malformed key name in
-     * DELETE /keys/{name} is 404 like an unknown one. Everything else must document 400.
+     * is answered 404 like an unknown one (Validate.jobId); GET /keys takes nothing, and a
+     * malformed key name in DELETE /keys/{name} is 404 like an unknown one. Everything else must
+     * document 400.
      */
     private static final Set<String> NO_BAD_REQUEST = Set.of(
-            "GET /jobs/{id}", "POST /jobs/{id}/cancel", "DELETE /jobs/{id}", "GET /queues", "GET /me", "GET /keys",
+            "GET /jobs/{id}", "POST /jobs/{id}/cancel", "DELETE /jobs/{id}", "GET /me", "GET /keys",
             "DELETE /keys/{name}");
 
     /**

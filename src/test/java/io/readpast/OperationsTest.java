@@ -338,6 +338,10 @@ class OperationsTest {
                 .body("maxWorkers", equalTo(4));
         assertEquals(id, claimOne("pr").getString("jobs[0].id"));
         given().when().post("/queues/bad%20name/pause").then().statusCode(400);
+        // a typo makes no queue: pause and resume of an unknown name are 404
+        given().when().post("/queues/pr-typo/pause").then().statusCode(404).contentType("application/problem+json");
+        given().when().post("/queues/pr-typo/resume").then().statusCode(404);
+        given().when().get("/queues/pr-typo").then().statusCode(404);
     }
 
     @Test

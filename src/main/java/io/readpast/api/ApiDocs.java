@@ -33,6 +33,10 @@ final class ApiDocs {
     static final String LEASE_CONFLICT = "LeaseConflict";
     /** 415: the body is not sent as application/json. */
     static final String UNSUPPORTED_MEDIA_TYPE = "UnsupportedMediaType";
+    /** 406: the Accept header allows no type the operation produces. */
+    static final String NOT_ACCEPTABLE = "NotAcceptable";
+    /** 413: the body is over quarkus.http.limits.max-body-size. */
+    static final String TOO_LARGE = "ContentTooLarge";
     /** 503: the database is unavailable; Retry-After. */
     static final String UNAVAILABLE = "Unavailable";
 
@@ -45,6 +49,9 @@ final class ApiDocs {
     static final String ROLE_WORKER = "\n\nRole: worker (or admin).";
     static final String ROLE_ADMIN = "\n\nRole: admin.";
 
+    static final String PREFER_MINIMAL = "RFC 7240: 'return=minimal' answers with the job's id and status only "
+            + "(a batch: each item's id and status, without the job), instead of the whole job with its payload "
+            + "echoed back; the answer then carries 'Preference-Applied: return=minimal'. Anything else: the whole job.";
     static final String JOB_ID_PARAM = "Job id (a positive integer). Anything else is 404, like an unknown id.";
 
     static final String QUEUE_NAME_PARAM = "Queue name: " + NAME_RULE;
@@ -67,6 +74,16 @@ final class ApiDocs {
             + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:00:00Z\", "
             + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:05Z\", "
             + "\"startedAt\": null, \"finishedAt\": null, \"workerId\": \"w1\", \"leaseId\": \"" + LEASE_ID + "\", "
+            + "\"leaseExpiresAt\": \"2026-11-30T12:01:05Z\", \"heartbeatAt\": null, \"progress\": null, "
+            + "\"cancelRequested\": false, \"lastError\": null, \"result\": null, "
+            + "\"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}";
+
+    /** A leased job as anyone but its claimer sees it: the lease id is shown by the claim only. */
+    static final String JOB_LEASED_HIDDEN = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"LEASED\", \"attempt\": 1, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:00:00Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:05Z\", "
+            + "\"startedAt\": null, \"finishedAt\": null, \"workerId\": \"w1\", "
             + "\"leaseExpiresAt\": \"2026-11-30T12:01:05Z\", \"heartbeatAt\": null, \"progress\": null, "
             + "\"cancelRequested\": false, \"lastError\": null, \"result\": null, "
             + "\"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", \"modifiedBy\": \"mailer\"}";
@@ -285,7 +302,7 @@ final class ApiDocs {
 
     static final String PROBLEM_FORBIDDEN_ROLE = "{\"type\": \"urn:readpast:problem:forbidden\", "
             + "\"title\": \"Forbidden\", \"status\": 403, "
-            + "\"detail\": \"The key 'mailer' does not have a role allowed to do this.\", \"instance\": \"/queues\"}";
+            + "\"detail\": \"This needs the admin role; the key 'mailer' has worker.\", \"instance\": \"/queues\"}";
 
     static final String PROBLEM_FORBIDDEN_QUEUE = "{\"type\": \"urn:readpast:problem:forbidden\", "
             + "\"title\": \"Forbidden\", \"status\": 403, "
@@ -333,6 +350,15 @@ final class ApiDocs {
     static final String PROBLEM_UNSUPPORTED = "{\"type\": \"urn:readpast:problem:unsupported-media-type\", "
             + "\"title\": \"Unsupported Media Type\", "
             + "\"status\": 415, \"detail\": \"Send the body as application/json.\", \"instance\": \"/jobs\"}";
+
+    static final String PROBLEM_NOT_ACCEPTABLE = "{\"type\": \"urn:readpast:problem:not-acceptable\", "
+            + "\"title\": \"Not Acceptable\", \"status\": 406, "
+            + "\"detail\": \"This resource produces application/json.\", \"instance\": \"/jobs/42\"}";
+
+    static final String PROBLEM_TOO_LARGE = "{\"type\": \"urn:readpast:problem:body-too-large\", "
+            + "\"title\": \"Content Too Large\", \"status\": 413, "
+            + "\"detail\": \"The request body is larger than this broker accepts (quarkus.http.limits.max-body-size, "
+            + "10485760 bytes); send smaller batches.\", \"instance\": \"/jobs/batch\"}";
 
     static final String PROBLEM_UNAVAILABLE = "{\"type\": \"urn:readpast:problem:database-unavailable\", "
             + "\"title\": \"Service unavailable\", \"status\": 503, "

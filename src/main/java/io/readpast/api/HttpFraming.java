@@ -12,9 +12,20 @@ import java.util.Locale;
  * any body is read: a Transfer-Encoding other than plain {@code chunked} (such as
  * {@code gzip, chunked}, which would otherwise be read as chunked with the gzip ignored) is a
  * 501, as RFC 9112 asks of a server that does not understand a coding.
+ *
+ * <p>A body over {@code quarkus.http.limits.max-body-size} is a 413 problem document. The rest
+ * of the body is read and dropped before the connection closes: closing on unread bytes makes
+ * the client's TCP stack see a reset instead of the answer, while it is still sending.
  */
 @ApplicationScoped
 public class HttpFraming {
+
+    /** Most bytes read and dropped after a 413 before the connection is simply closed. */
+    static final long DRAIN_MAX = 64L * 1024 * 1024;
+
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.http.limits.max-body-size",
+            defaultValue = "10240K")
+    io.quarkus.runtime.configuration.MemorySize maxBody;
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
@@ -45,7 +56,72 @@ public class HttpFraming {
                     }
                 }
             }
+            String length = rc.request().getHeader(HttpHeaders.CONTENT_LENGTH);
+            if (length != null && tooLarge(length)) {
+                refuseTooLarge(rc);
+                return;
+            }
             rc.next();
         });
+        // chunked bodies (no Content-Length): read here, after Quarkus' own limit handler
+        // (order -2), so that going over the limit is a failure this class answers
+        router.route().order(-1).handler(rc -> {
+            if (rc.request().getHeader(HttpHeaders.CONTENT_LENGTH) == null
+                    && rc.request().headers().contains(HttpHeaders.TRANSFER_ENCODING)) {
+                io.vertx.ext.web.handler.BodyHandler.create(false).setBodyLimit(maxBody.asLongValue()).handle(rc);
+            } else {
+                rc.next();
+            }
+        }).failureHandler(rc -> {
+            if (rc.statusCode() == 413) {
+                refuseTooLarge(rc);
+            } else {
+                rc.next();
+            }
+        });
+    }
+
+    private boolean tooLarge(String contentLength) {
+        try {
+            return Long.parseLong(contentLength.strip()) > maxBody.asLongValue();
+        } catch (NumberFormatException e) {
+            return false; // Vert.x refuses a malformed Content-Length itself
+        }
+    }
+
+    /** 413 with a problem body; the request's remaining bytes are drained, then the connection closes. */
+    private void refuseTooLarge(io.vertx.ext.web.RoutingContext rc) {
+        String body = json(new Problem("urn:readpast:problem:body-too-large", "Content Too Large", 413,
+                "The request body is larger than this broker accepts (quarkus.http.limits.max-body-size, "
+                        + maxBody.asLongValue() + " bytes); send smaller batches.", rc.normalizedPath()));
+        io.vertx.core.http.HttpServerRequest req = rc.request();
+        io.vertx.core.http.HttpServerResponse resp = rc.response();
+        if (resp.ended()) {
+            return;
+        }
+        resp.setStatusCode(413)
+                .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                .putHeader(HttpHeaders.CONNECTION, "close");
+        if (req.isEnded()) {
+            resp.end(body);
+            return;
+        }
+        java.util.concurrent.atomic.AtomicLong drained = new java.util.concurrent.atomic.AtomicLong();
+        req.handler(buf -> {
+            if (drained.addAndGet(buf.length()) > DRAIN_MAX) {
+                req.connection().close();
+            }
+        });
+        req.endHandler(v -> {
+            if (!resp.ended()) {
+                resp.end(body);
+            }
+        });
+        req.exceptionHandler(e -> req.connection().close());
+        req.resume();
+        // a client waiting on 'Expect: 100-continue' sends no body: answer it now
+        if ("100-continue".equalsIgnoreCase(req.getHeader(HttpHeaders.EXPECT))) {
+            resp.end(body);
+        }
     }
 }

@@ -109,7 +109,8 @@ public class JobBodies {
         String type = Validate.typeName(b.type());
         String payload = b.payload() == null ? "null" : jsonText("payload", b.payload());
         int priority = b.priority() == null ? 0 : b.priority();
-        if (b.delaySeconds() != null && b.runAt() != null) {
+        // a delay of 0 is no delay: client generators send the field's old default beside runAt
+        if (b.delaySeconds() != null && b.delaySeconds() != 0 && b.runAt() != null) {
             throw BrokerException.invalid("Give either 'delaySeconds' or 'runAt', not both.");
         }
         long delaySeconds = Validate.optionalRange("delaySeconds", b.delaySeconds(), 0L, MAX_DELAY_SECONDS) == null
@@ -131,8 +132,10 @@ public class JobBodies {
         Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
         String key = Validate.idempotencyKey(b.idempotencyKey());
         String webhookUrl = io.readpast.webhook.WebhookUrls.check("webhookUrl", b.webhookUrl(), config.webhooks());
+        Instant expiresAt = JobOptions.expiresAt(b.expiresAt(), runAt);
+        broker.requireFutureExpiry(expiresAt);
         return new Broker.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
-                delaySeconds * 1000, caller.name(), webhookUrl, JobOptions.expiresAt(b.expiresAt(), runAt),
+                delaySeconds * 1000, caller.name(), webhookUrl, expiresAt,
                 JobOptions.uniqueFor(b.uniqueFor()), Validate.text("groupKey", b.groupKey(), Validate.NAME_MAX, false));
     }
 

@@ -77,7 +77,8 @@ public interface JobLeaseApi {
     @Tag(name = "Workers")
     @Operation(operationId = "completeJob", summary = "Report success; the job becomes SUCCEEDED",
             description = "The caller must hold the lease (leaseId from the claim). The job moves to the archive "
-                    + "with the optional result." + ApiDocs.ROLE_WORKER)
+                    + "with the optional result. A repeat with the same leaseId after it succeeded (the first answer "
+                    + "was lost) is 200 with the job again; another leaseId is 409." + ApiDocs.ROLE_WORKER)
     @RequestBody(required = true, description = "The lease and an optional result.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Complete.class),
                     examples = @ExampleObject(name = "withResult", value = ApiDocs.COMPLETE_BODY)))

@@ -3,6 +3,7 @@ package io.readpast.api;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -45,17 +46,23 @@ public interface JobProducerApi {
                                     value = ApiDocs.ENQUEUE_BODY),
                             @ExampleObject(name = "scheduled", summary = "Due at a given time",
                                     value = ApiDocs.ENQUEUE_BODY_SCHEDULED)}))
-    @APIResponse(responseCode = "201", description = "Created: the new job, PENDING.",
+    @APIResponse(responseCode = "201", description = "Created: the new job, PENDING (with Prefer: return=minimal, "
+            + "only its id and status).",
             headers = @Header(name = "Location", description = "/jobs/{id} of the new job",
                     schema = @Schema(type = SchemaType.STRING)),
-            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
-                    examples = @ExampleObject(name = "created", value = ApiDocs.JOB_PENDING)))
+            content = @Content(mediaType = ApiDocs.JSON,
+                    schema = @Schema(implementation = JobView.class),
+                    examples = {
+                            @ExampleObject(name = "created", value = ApiDocs.JOB_PENDING),
+                            @ExampleObject(name = "minimal", summary = "With Prefer: return=minimal",
+                                    value = "{\"id\": \"42\", \"status\": \"PENDING\"}")}))
     @APIResponse(responseCode = "200", description = "A live job already holds the idempotencyKey: that job, "
-            + "unchanged; nothing was created.",
+            + "unchanged; nothing was created (with Prefer: return=minimal, only its id and status).",
             headers = @Header(name = "Location", description = "/jobs/{id} of the existing job",
                     schema = @Schema(type = SchemaType.STRING)),
-            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
-                    examples = @ExampleObject(name = "existing", value = ApiDocs.JOB_LEASED)))
+            content = @Content(mediaType = ApiDocs.JSON,
+                    schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "existing", value = ApiDocs.JOB_LEASED_HIDDEN)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", description = "The key does not have the producer role, or is scoped to "
@@ -66,7 +73,9 @@ public interface JobProducerApi {
                             @ExampleObject(name = "queue", value = ApiDocs.PROBLEM_FORBIDDEN_QUEUE)}))
     @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    Response enqueue(Requests.Enqueue body);
+    Response enqueue(Requests.Enqueue body,
+                     @Parameter(description = ApiDocs.PREFER_MINIMAL, example = "return=minimal")
+                     @HeaderParam("Prefer") String prefer);
 
     @POST
     @Path("/batch")
@@ -88,7 +97,9 @@ public interface JobProducerApi {
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
     @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    Responses.BatchResult enqueueBatch(Requests.EnqueueBatch body);
+    Response enqueueBatch(Requests.EnqueueBatch body,
+                          @Parameter(description = ApiDocs.PREFER_MINIMAL, example = "return=minimal")
+                          @HeaderParam("Prefer") String prefer);
 
     @GET
     @Consumes(MediaType.WILDCARD)

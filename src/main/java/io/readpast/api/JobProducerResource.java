@@ -38,17 +38,33 @@ public class JobProducerResource implements JobProducerApi {
 
     @Allowed(Role.PRODUCER)
     @Override
-    public Response enqueue(Requests.Enqueue body) {
+    public Response enqueue(Requests.Enqueue body, String prefer) {
         Broker.Enqueued e = broker.enqueue(bodies.toNewJob(Validate.body(body)));
-        if (!e.created()) {
-            return Response.ok(JobView.of(e.job())).header("Location", "/jobs/" + e.job().id()).build();
+        boolean minimal = minimal(prefer);
+        Object entity = minimal ? Responses.Minimal.of(e.job()) : JobView.of(e.job());
+        Response.ResponseBuilder r = e.created()
+                ? Response.created(URI.create("/jobs/" + e.job().id())).entity(entity)
+                : Response.ok(entity).header("Location", "/jobs/" + e.job().id());
+        return (minimal ? r.header("Preference-Applied", "return=minimal") : r).build();
+    }
+
+    /** Whether the Prefer header asks for return=minimal (RFC 7240), among other preferences. */
+    static boolean minimal(String prefer) {
+        if (prefer == null) {
+            return false;
         }
-        return Response.created(URI.create("/jobs/" + e.job().id())).entity(JobView.of(e.job())).build();
+        for (String p : prefer.split(",")) {
+            if (p.strip().replace(" ", "").equalsIgnoreCase("return=minimal")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Allowed(Role.PRODUCER)
     @Override
-    public Responses.BatchResult enqueueBatch(Requests.EnqueueBatch body) {
+    public Response enqueueBatch(Requests.EnqueueBatch body, String prefer) {
+        boolean minimal = minimal(prefer);
         List<JsonNode> items = Validate.body(body).jobs();
         Validate.batchSize("jobs", items, config.limits().batchMax());
         Responses.ItemResult[] results = new Responses.ItemResult[items.size()];
@@ -62,9 +78,10 @@ public class JobProducerResource implements JobProducerApi {
             results[i] = e.error() != null
                     ? JobBodies.refused(i, null, e.error())
                     : new Responses.ItemResult(i, Long.toString(e.job().id()), e.created() ? 201 : 200,
-                            JobView.of(e.job()), null);
+                            minimal ? null : JobView.of(e.job()), null);
         }
-        return Responses.BatchResult.of(List.of(results));
+        Response.ResponseBuilder r = Response.ok(Responses.BatchResult.of(List.of(results)));
+        return (minimal ? r.header("Preference-Applied", "return=minimal") : r).build();
     }
 
     @Allowed(Role.PRODUCER)

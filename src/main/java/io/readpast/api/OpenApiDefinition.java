@@ -72,14 +72,27 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                                 examples = @ExampleObject(name = "notFound", value = ApiDocs.PROBLEM_JOB_NOT_FOUND))),
                 @APIResponse(name = ApiDocs.LEASE_CONFLICT, responseCode = "409",
                         description = "The caller does not hold the lease: the leaseId is wrong or stale (the lease "
-                                + "expired and the job was re-leased, it was released, or the job already finished). "
-                                + "Nothing changed.",
+                                + "expired and the job was re-leased, it was released, or the job finished under another "
+                                + "lease). Nothing changed. (Repeating a call that already succeeded under the same lease, "
+                                + "such as a complete whose answer was lost, is answered 200 again.)",
                         content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
                                 examples = @ExampleObject(name = "leaseNotHeld", value = ApiDocs.PROBLEM_LEASE_CONFLICT))),
                 @APIResponse(name = ApiDocs.UNSUPPORTED_MEDIA_TYPE, responseCode = "415",
                         description = "The body was not sent as application/json.",
                         content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
                                 examples = @ExampleObject(name = "unsupported", value = ApiDocs.PROBLEM_UNSUPPORTED))),
+                @APIResponse(name = ApiDocs.NOT_ACCEPTABLE, responseCode = "406",
+                        description = "The Accept header allows no type this operation answers with (application/json; "
+                                + "errors are application/problem+json).",
+                        content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                                examples = @ExampleObject(name = "notAcceptable", value = ApiDocs.PROBLEM_NOT_ACCEPTABLE))),
+                @APIResponse(name = ApiDocs.TOO_LARGE, responseCode = "413",
+                        description = "The request body is over quarkus.http.limits.max-body-size (10 MiB by default). "
+                                + "The broker reads the rest of the body, then closes the connection.",
+                        headers = @Header(name = "Connection", description = "close",
+                                schema = @Schema(type = SchemaType.STRING)),
+                        content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                                examples = @ExampleObject(name = "tooLarge", value = ApiDocs.PROBLEM_TOO_LARGE))),
                 @APIResponse(name = ApiDocs.UNAVAILABLE, responseCode = "503",
                         description = "The database is unreachable right now, or a transient database error "
                                 + "occurred; retry after the Retry-After delay.",

@@ -11,11 +11,12 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public record Problem(
         @Schema(description = "What kind of problem: urn:readpast:problem:invalid-request, malformed-json, "
                 + "unauthorized, forbidden, not-found, lease-conflict, state-conflict, unsupported-media-type "
-                + "(415: send the body as application/json), incomplete-request (the body could not be read), "
+                + "(415: send the body as application/json), not-acceptable (406: accept application/json), "
+                + "body-too-large (413), incomplete-request (the body could not be read), "
                 + "unsupported-transfer-coding (501), database-unavailable or database-refused (503, with "
                 + "Retry-After; the detail names the database's code) (each as "
                 + "`urn:readpast:problem:<slug>`), or about:blank for plain HTTP errors (an unknown path, "
-                + "405, 406, 500).",
+                + "405, 500).",
                 format = "uri", examples = "urn:readpast:problem:lease-conflict")
         String type,
         @Schema(description = "Short summary of the problem type.", examples = "Lease not held")

@@ -111,9 +111,13 @@ public class ProblemMappers {
             case 415 -> "Send the body as application/json.";
             default -> e.getMessage();
         };
-        // 415 has a type of its own: the fix (send application/json) is the same whatever the path
-        Response r = Problem.response(status, status == 415 ? "unsupported-media-type" : null, title, detail,
-                path(uri));
+        // 415 and 406 have types of their own: the fix (send, accept application/json) is the same whatever the path
+        String type = switch (status) {
+            case 415 -> "unsupported-media-type";
+            case 406 -> "not-acceptable";
+            default -> null;
+        };
+        Response r = Problem.response(status, type, title, detail, path(uri));
         if (e.getResponse() != null && e.getResponse().getHeaderString("Allow") != null) {
             r = Response.fromResponse(r).header("Allow", e.getResponse().getHeaderString("Allow")).build();
         }
@@ -193,7 +197,14 @@ public class ProblemMappers {
                     : "Field '" + where + "' has the wrong type: expected " + simpleType(m.getTargetType()) + ".";
         }
         if (e instanceof JsonParseException) {
-            return "Malformed JSON: " + Validate.printable(String.valueOf(e.getOriginalMessage()), 200);
+            // Jackson's own message with its location part left out (it names the parser's
+            // settings, not the request); the line and column say where
+            String msg = String.valueOf(e.getOriginalMessage());
+            int cut = msg.indexOf("\n");
+            msg = cut < 0 ? msg : msg.substring(0, cut);
+            var loc = e.getLocation();
+            String at = loc == null || loc.getLineNr() < 0 ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+            return "Malformed JSON" + at + ": " + Validate.printable(msg, 200);
         }
         return "The request body is not valid JSON.";
     }

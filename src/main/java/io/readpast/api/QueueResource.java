@@ -11,6 +11,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -91,12 +92,15 @@ public class QueueResource {
     @APIResponse(responseCode = "200", description = "The queues, by name.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.QueueList.class),
                     examples = @ExampleObject(name = "queues", value = ApiDocs.QUEUE_LIST)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
-    public Responses.QueueList list(@Parameter(description = "true lists inactive queues too.", example = "false")
-                                    @jakarta.ws.rs.QueryParam("all") @jakarta.ws.rs.DefaultValue("false") boolean all) {
-        return new Responses.QueueList(broker.queues(all).stream().map(Responses.QueueView::of).toList());
+    public Responses.QueueList list(@Parameter(description = "true lists inactive queues too; absent: false.",
+                                            example = "false", schema = @Schema(type = SchemaType.BOOLEAN))
+                                    @jakarta.ws.rs.QueryParam("all") String all) {
+        return new Responses.QueueList(broker.queues(Validate.queryBoolean("all", all, false)).stream()
+                .map(Responses.QueueView::of).toList());
     }
 
     @jakarta.ws.rs.POST
@@ -104,14 +108,18 @@ public class QueueResource {
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Queues")
     @Operation(operationId = "pauseQueue", summary = "Pause a queue: nothing in it is claimed until it is resumed",
-            description = "Sets paused, keeping the other settings; creates the queue (with default settings) when it "
-                    + "does not exist yet. Jobs already leased are not affected. No request body." + ApiDocs.ROLE_ADMIN)
+            description = "Sets paused, keeping the other settings. The queue must exist (a job was enqueued into it, "
+                    + "or PUT made it): an unknown name is 404, never a new queue. Jobs already leased are not affected. "
+                    + "No request body." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The queue, paused.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.QueueView.class),
                     examples = @ExampleObject(name = "paused", value = ApiDocs.QUEUE_VIEW_PAUSED)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", description = "No queue with this name (PUT creates one).",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFound", value = ApiDocs.PROBLEM_QUEUE_NOT_FOUND)))
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Responses.QueueView pause(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
                                      @PathParam("name") String name) {
@@ -123,14 +131,17 @@ public class QueueResource {
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Queues")
     @Operation(operationId = "resumeQueue", summary = "Resume a paused queue",
-            description = "Clears paused, keeping the other settings; creates the queue (with default settings) when "
-                    + "it does not exist yet. No request body." + ApiDocs.ROLE_ADMIN)
+            description = "Clears paused, keeping the other settings. The queue must exist: an unknown name is 404. "
+                    + "No request body." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The queue, not paused.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.QueueView.class),
                     examples = @ExampleObject(name = "resumed", value = ApiDocs.QUEUE_VIEW)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", description = "No queue with this name (PUT creates one).",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFound", value = ApiDocs.PROBLEM_QUEUE_NOT_FOUND)))
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Responses.QueueView resume(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
                                       @PathParam("name") String name) {
@@ -143,7 +154,7 @@ public class QueueResource {
     @Tag(name = "Queues")
     @Operation(operationId = "getQueue", summary = "Read a queue's settings and job counts",
             description = "Settings (null: the broker default applies), job counts by status and lag. A queue exists "
-                    + "once a job was enqueued into it or it was configured (PUT, pause, resume)." + ApiDocs.ROLE_ADMIN)
+                    + "once a job was enqueued into it or PUT configured it." + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "The queue.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.QueueView.class),
                     examples = @ExampleObject(name = "queue", value = ApiDocs.QUEUE_VIEW)))

@@ -81,19 +81,20 @@ public final class Requests {
     @Schema(description = "A claim: lease up to 'limit' due jobs.", requiredProperties = "workerId")
     public record Claim(
             @Schema(description = "Who is claiming (recorded on the job as workerId): 1-200 characters without "
-                    + "control characters.", maxLength = 200, examples = "w1")
+                    + "control characters.", maxLength = 200, pattern = OpenApiRules.NO_CONTROL_PATTERN,
+                    examples = "w1")
             String workerId,
             @Schema(description = "1-100 queue names to claim from (duplicates ignored). Absent means every queue; "
                     + "for a queue-scoped API key, every queue of its scope (naming another queue is 403).",
                     minItems = 1, maxItems = 100, examples = "[\"emails\"]")
             List<String> queues,
             @Schema(description = "Most jobs to lease: 1 to readpast.limits.claim-max (1000 by default).",
-                    minimum = "1", defaultValue = "1", examples = "10")
+                    minimum = "1", maximum = "1000", defaultValue = "1", examples = "10")
             Integer limit,
             @Schema(description = "Lease length in seconds, within readpast.limits.lease-min-seconds and "
                     + "lease-max-seconds (1-86400 by default). Default: the queue's leaseSeconds, else "
                     + "readpast.defaults.lease-seconds (30).",
-                    minimum = "1", examples = "60")
+                    minimum = "1", maximum = "86400", examples = "60")
             Integer leaseSeconds,
             @Schema(description = "Long poll: when nothing is claimable, wait up to this many seconds and answer as "
                     + "soon as a job becomes claimable, or with {\"jobs\": []} at the deadline. 0 (the default) "
@@ -104,7 +105,8 @@ public final class Requests {
                     description = "Ack and claim: jobs this worker has finished, completed (SUCCEEDED, with their "
                             + "optional results) in the same transaction as the claim, before it leases more. Each "
                             + "item as for POST /jobs/complete, checked and answered on its own in 'acks'. 0 to "
-                            + "readpast.limits.batch-max (1000 by default) items; absent or empty: a plain claim.")
+                            + "readpast.limits.batch-max (1000 by default) items; absent or empty: a plain claim.",
+                    maxItems = 1000)
             List<JsonNode> ack) {
     }
 
@@ -123,7 +125,7 @@ public final class Requests {
             String leaseId,
             @Schema(description = "New lease length in seconds from now, within readpast.limits.lease-min-seconds and "
                     + "lease-max-seconds (1-86400 by default). Default: the job's current lease length.",
-                    minimum = "1", examples = "60")
+                    minimum = "1", maximum = "86400", examples = "60")
             Integer leaseSeconds,
             @Schema(description = "Optional progress to record; absent keeps the previous one.")
             Progress progress) {
@@ -172,13 +174,13 @@ public final class Requests {
             @Schema(type = SchemaType.ARRAY, implementation = Enqueue.class,
                     description = "1 to readpast.limits.batch-max (1000 by default) jobs, each as for POST /jobs. "
                             + "Each item is checked on its own: a bad item fails only itself.",
-                    minItems = 1)
+                    minItems = 1, maxItems = 1000)
             List<JsonNode> jobs) {
     }
 
     @Schema(description = "One job to complete in a batch.", requiredProperties = {"id", "leaseId"})
     public record CompleteItem(
-            @Schema(description = "The job id.", examples = "42")
+            @Schema(description = "The job id.", pattern = OpenApiRules.JOB_ID_PATTERN, examples = "42")
             String id,
             @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
                     examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
@@ -195,7 +197,7 @@ public final class Requests {
             @Schema(type = SchemaType.ARRAY, implementation = CompleteItem.class,
                     description = "1 to readpast.limits.batch-max (1000 by default) items. Each item is checked on "
                             + "its own: a bad item fails only itself.",
-                    minItems = 1)
+                    minItems = 1, maxItems = 1000)
             List<JsonNode> items) {
     }
 
@@ -222,7 +224,7 @@ public final class Requests {
             Boolean active,
             @Schema(description = "Lease length for claims that give none, within readpast.limits.lease-min-seconds "
                     + "and lease-max-seconds (1-86400 by default). Absent: readpast.defaults.lease-seconds (30).",
-                    minimum = "1", examples = "60")
+                    minimum = "1", maximum = "86400", examples = "60")
             Integer leaseSeconds,
             @Schema(description = "Attempts for jobs enqueued without maxAttempts. Absent: "
                     + "readpast.defaults.max-attempts (5).",
@@ -261,7 +263,7 @@ public final class Requests {
                     minItems = 1, examples = "[\"worker\"]")
             List<String> roles,
             @Schema(description = "Producer and worker keys only: the queues the key may use (1-100 names); "
-                    + "absent: every queue.", maxItems = 100, examples = "[\"emails\", \"sms\"]")
+                    + "absent: every queue.", minItems = 1, maxItems = 100, examples = "[\"emails\", \"sms\"]")
             List<String> queues) {
     }
 }

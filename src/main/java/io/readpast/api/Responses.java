@@ -35,6 +35,16 @@ public final class Responses {
         }
     }
 
+    /**
+     * A job as {@code Prefer: return=minimal} answers it: its id and status only (documented as
+     * a JobView whose other fields are absent, so that generated clients read either answer).
+     */
+    public record Minimal(String id, io.readpast.core.JobStatus status) {
+        static Minimal of(io.readpast.store.JobRow r) {
+            return new Minimal(Long.toString(r.id()), io.readpast.core.JobStatus.of(r));
+        }
+    }
+
     /** One answer of a batch: {@code status} as HTTP would give it, and the job or the problem. */
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     @Schema(description = "The answer for one item of a batch.")
@@ -49,7 +59,7 @@ public final class Responses {
                     enumeration = {"200", "201", "400", "403", "404", "409"}, examples = "201")
             int status,
             @Schema(description = "Batch enqueue, 200/201 only: the job (created, or the live one holding the "
-                    + "idempotency key).")
+                    + "idempotency key); absent with 'Prefer: return=minimal'.")
             JobView job,
             @Schema(description = "Only when the item failed: why, as a problem document.")
             Problem error) {

@@ -44,7 +44,7 @@ public final class ScheduleBodies {
             requiredProperties = {"cron", "job"})
     public record SchedulePut(
             @Schema(description = "Cron expression, 5 fields (minute hour day-of-month month day-of-week) or 6 (a "
-                    + "leading second): values, ranges a-b, lists a,b, steps */n or a-b/n, month names JAN-DEC, day "
+                    + "leading second): values, ranges a-b, lists a,b, steps (a slash and n after a star or a range: every n-th value, e.g. 0-30/10), month names JAN-DEC, day "
                     + "names SUN-SAT (0 and 7 are Sunday), ? for any day; or @yearly, @monthly, @weekly, @daily, "
                     + "@hourly. When both day fields are restricted, a day matching either fires (as in Vixie cron). "
                     + "At most 200 characters.",

@@ -183,6 +183,20 @@ final class Validate {
         }
     }
 
+    /** A boolean query parameter: true or false (any case); absent or empty takes the default. */
+    static boolean queryBoolean(String field, String raw, boolean dflt) {
+        if (raw == null || raw.isEmpty()) {
+            return dflt;
+        }
+        if (raw.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (raw.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw BrokerException.invalid("'" + field + "' takes true or false; got '" + printable(raw) + "'.");
+    }
+
     /** A keyset cursor ('next' of the previous page): a job id. */
     static Long cursor(String raw) {
         if (raw == null || raw.isEmpty()) {

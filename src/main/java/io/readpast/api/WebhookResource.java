@@ -36,7 +36,7 @@ public class WebhookResource {
 
     private static final Pattern UUID_TEXT =
             Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
-    private static final List<String> STATUSES = List.of("PENDING", "SENDING", "DELIVERED", "DEAD");
+    static final List<String> STATUSES = List.of("PENDING", "SENDING", "DELIVERED", "DEAD");
 
     private final Webhooks webhooks;
     private final ReadpastConfig config;

@@ -209,6 +209,17 @@ public class Broker {
                 "This idempotency key is held by a live job of another queue.");
     }
 
+    /**
+     * Refuses an expiresAt that is already past on the database's clock (as this instance knows
+     * it): such a job would be DEAD before any worker saw it, so its 201 PENDING would lie.
+     */
+    public void requireFutureExpiry(java.time.Instant expiresAt) {
+        if (expiresAt != null && !expiresAt.isAfter(timetable.dbNowEstimate())) {
+            throw BrokerException.invalid("'expiresAt' (" + expiresAt + ") is already past on the database's "
+                    + "clock: the job could never start.");
+        }
+    }
+
     private NewJob toNewJob(NewJobRequest r) {
         return new NewJob(r.queue(), r.type(), r.payload(), r.tags(), r.idempotencyKey(), r.priority(),
                 r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy(), r.webhookUrl(),
@@ -492,6 +503,11 @@ public class Broker {
     }
 
     public QueueRow pause(String name, boolean paused, String by) {
+        if (store.queueGet(name).isEmpty()) {
+            // a typo must not make a queue: pause and resume change a queue that exists
+            throw new BrokerException(BrokerException.Kind.NOT_FOUND, "No queue named '" + name + "': pause and resume "
+                    + "change an existing queue; PUT /queues/" + name + " creates one (\"paused\": true to start paused).");
+        }
         LOG.infof("Queue %s %s by %s", name, paused ? "paused" : "resumed", who(by));
         return settingsChanged(store.queueSetPaused(name, paused));
     }

@@ -1,7 +1,6 @@
 package io.readpast.core;
 
 import io.quarkus.runtime.LaunchMode;
-import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.readpast.security.ApiKeys;
@@ -35,9 +34,14 @@ public class Startup {
             if (LaunchMode.current() == LaunchMode.TEST) {
                 throw e;
             }
-            Quarkus.asyncExit(1);
-            return;
+            // stop here, before the HTTP server is started and reports itself: the line above is
+            // the whole story, and the process exits with status 1
+            io.quarkus.runtime.Quarkus.asyncExit(1);
+            throw new io.quarkus.runtime.PreventFurtherStepsException(e.getMessage(), 1);
         }
+        LOG.infof("Readpast is ready for %s: dashboard %s/ui/, API %s/q/swagger-ui, OpenAPI %s/q/openapi",
+                database.engine(), io.readpast.security.ApiKeys.baseUrl(), io.readpast.security.ApiKeys.baseUrl(),
+                io.readpast.security.ApiKeys.baseUrl());
         InstanceChannel channel = database.dialect().openChannel(database.dataSource(), announcer::received,
                 announcer::receivedScheduled,
                 // after (re)connecting, notifications may have been missed: let every waiter look once

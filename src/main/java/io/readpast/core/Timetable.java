@@ -43,6 +43,11 @@ public class Timetable {
         }
     }
 
+    /** The database's clock now, as well as this instance knows it (its own clock plus the last offset seen). */
+    public Instant dbNowEstimate() {
+        return Instant.ofEpochMilli(System.currentTimeMillis() + skewMs);
+    }
+
     /** A pending job comes due at {@code dueAt} (database clock): the due poller looks then. */
     public void noteDue(Instant dueAt) {
         due.wakeBy(nanosAt(dueAt) + MARGIN_NANOS);

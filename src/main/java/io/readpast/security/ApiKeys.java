@@ -89,8 +89,15 @@ public class ApiKeys {
         config.auth().keysFile().filter(f -> !f.isBlank()).ifPresent(file -> {
             try {
                 fromConfig.addAll(parse(Files.readString(Path.of(file)), "READPAST_API_KEYS_FILE " + file));
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw new Database.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file + ": there is no such file");
+            } catch (java.nio.file.AccessDeniedException e) {
+                throw new Database.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file
+                        + ": permission denied for the broker's user");
             } catch (IOException e) {
-                throw new Database.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file + ": " + e.getMessage());
+                throw new Database.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file + ": "
+                        + (Files.isDirectory(Path.of(file)) ? "it is a directory" : e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : " " + e.getMessage())));
             }
         });
         configured = List.copyOf(fromConfig);
@@ -275,9 +282,19 @@ public class ApiKeys {
                     + "     " + key + "\n\n"
                     + " Send it as 'Authorization: Bearer <key>'. Make keys for producers and\n"
                     + " workers with POST /keys, or configure them in READPAST_API_KEYS\n"
-                    + " (see README, Security); this key keeps working beside them.\n"
+                    + " (see README, Security); this key keeps working beside them.\n\n"
+                    + " Dashboard:        " + baseUrl() + "/ui/\n"
+                    + " API (Swagger UI): " + baseUrl() + "/q/swagger-ui\n"
                     + "==========================================================================");
         }
+    }
+
+    /** Where this broker listens, as a newcomer would type it (from quarkus.http.host and port). */
+    public static String baseUrl() {
+        var c = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        String host = c.getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0");
+        int port = c.getOptionalValue("quarkus.http.port", Integer.class).orElse(8080);
+        return "http://" + (host.equals("0.0.0.0") || host.equals("::") ? "localhost" : host) + ":" + port;
     }
 
     /** Parses {@code name:role[+role]:sha256hex[:queues=a|b]} entries, comma- or newline-separated. */

@@ -64,8 +64,13 @@ public class AuthFilter {
             }
         }
         if (!ok) {
-            return Problem.response(403, "forbidden", "Forbidden",
-                    "The key '" + key.name() + "' does not have a role allowed to do this.", path);
+            String needed = allowed == null ? "admin"
+                    : java.util.Arrays.stream(allowed.value()).map(r -> r.name().toLowerCase(java.util.Locale.ROOT))
+                            .collect(java.util.stream.Collectors.joining(" or ")) + " (or admin)";
+            String has = key.roles().stream().map(r -> r.name().toLowerCase(java.util.Locale.ROOT)).sorted()
+                    .collect(java.util.stream.Collectors.joining("+"));
+            return Problem.response(403, "forbidden", "Forbidden", "This needs the " + needed + " role; the key '"
+                    + key.name() + "' has " + has + ".", path);
         }
         caller.set(key);
         return null;

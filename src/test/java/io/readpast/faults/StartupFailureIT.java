@@ -50,5 +50,6 @@ class StartupFailureIT {
         assertEquals(1, lines.size(), p.logTail(40));
         assertTrue(lines.get(0).contains(reason), lines.get(0));
         assertTrue(p.logLines("\tat ").isEmpty(), "no stack trace:\n" + p.logTail(60));
+        assertTrue(p.logLines("Listening on").isEmpty(), "it never reports itself started:\n" + p.logTail(20));
     }
 }

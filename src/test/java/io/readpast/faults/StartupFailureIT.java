@@ -38,6 +38,19 @@ class StartupFailureIT {
         expectExit(p, "Cannot reach the database at " + url + ": ");
     }
 
+    /** A keys file that cannot be read: the line says why (not the path twice). */
+    @Test
+    void aKeysFileThatCannotBeRead() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("readpast-keys");
+        String missing = dir.resolve("keys.txt").toString();
+        expectExit(BrokerProcess.start("keys-missing", Map.of("READPAST_AUTH_ENABLED", "true",
+                "READPAST_API_KEYS_FILE", missing), BrokerProcess.BASEDIR),
+                "Cannot read READPAST_API_KEYS_FILE " + missing + ": there is no such file");
+        expectExit(BrokerProcess.start("keys-dir", Map.of("READPAST_AUTH_ENABLED", "true",
+                "READPAST_API_KEYS_FILE", dir.toString()), BrokerProcess.BASEDIR),
+                "Cannot read READPAST_API_KEYS_FILE " + dir + ": it is a directory");
+    }
+
     private static void expectOneLine(String name, String url, String reason) {
         expectExit(BrokerProcess.start(name, Map.of("READPAST_DB_URL", url), BrokerProcess.BASEDIR), reason);
     }

@@ -191,6 +191,20 @@ class SecurityTest {
         assertEquals("The API key was not accepted.", wrong.jsonPath().getString("detail"));
     }
 
+    /** A 403 for a missing role says which role the operation needs and which the key has. */
+    @Test
+    void aRoleRefusalNamesTheRoleNeeded() {
+        Response claim = as(PRODUCER).body(Map.of("workerId", "w")).post("/claim");
+        assertEquals(403, claim.statusCode());
+        assertEquals("This needs the worker (or admin) role; the key 'prod' has producer.",
+                claim.jsonPath().getString("detail"));
+        Response queues = as(BOTH).get("/queues");
+        assertEquals(403, queues.statusCode());
+        assertTrue(queues.jsonPath().getString("detail").startsWith("This needs the admin role; the key '"),
+                queues.asString());
+        assertTrue(queues.jsonPath().getString("detail").endsWith(" has producer+worker."), queues.asString());
+    }
+
     @Test
     void refusalsDoNotRevealWhetherAJobExists() {
         String existing = as(ADMIN).body(Map.of("queue", "emails", "type", "t")).post("/jobs")

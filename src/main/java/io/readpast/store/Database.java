@@ -155,6 +155,8 @@ public class Database {
         java.nio.file.Path dir = java.nio.file.Path.of(config.embedded().dataDir());
         try {
             io.readpast.config.EmbeddedDatabase.start(dir, config.embedded().clean(), config.embedded().durable());
+        } catch (io.readpast.config.EmbeddedDatabase.DataDirectoryInUse e) {
+            throw new StartupFailure("The embedded PostgreSQL cannot start: " + e.getMessage());
         } catch (java.io.IOException | RuntimeException e) {
             throw new StartupFailure("READPAST_DB_URL is not set and the embedded PostgreSQL did not start ("
                     + rootMessage(e) + "); set READPAST_DB_URL to your database");

@@ -56,6 +56,54 @@ class EmbeddedDefaultIT {
         }
     }
 
+    /**
+     * kill -9 leaves the embedded PostgreSQL running without its broker: the next start stops
+     * that orphan and starts again on the same data. While a broker runs, a second one on the
+     * same directory refuses to start, naming the first one's PID, and leaves it alone.
+     */
+    @Test
+    void anOrphanedEmbeddedPostgresIsReclaimedAfterKill9() throws Exception {
+        Path dir = Files.createTempDirectory(BrokerProcess.LOGS.getParent(), "embedded-orphan-");
+        Map<String, String> env = Map.of("READPAST_DB_URL", "", "READPAST_DB_USERNAME", "",
+                "READPAST_AUTH_ENABLED", "false");
+        Api api = new Api();
+        BrokerProcess first = BrokerProcess.start("orphan-1", env, dir);
+        String id;
+        long orphan;
+        try {
+            awaitReady(first, api);
+            Api.Reply created = api.post(first.base, "jobs", Map.of("queue", "orphan", "type", "t"));
+            assertEquals(201, created.status(), created.toString());
+            id = created.body().get("id").asText();
+
+            BrokerProcess rival = BrokerProcess.start("orphan-rival", env, dir);
+            await("the rival exits").atMost(Duration.ofSeconds(90)).until(() -> !rival.alive());
+            assertEquals(1, rival.exitCode(), rival.logTail(30));
+            String line = String.join("\n", rival.logLines("Readpast cannot start:"));
+            assertTrue(line.contains("another broker (PID " + first.pid() + ")"), line + "\n" + rival.logTail(30));
+            assertTrue(first.ready(api), "the first broker runs on, its database untouched");
+        } finally {
+            orphan = postmasterPid(dir);
+            first.kill();
+        }
+        assertTrue(ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false),
+                "kill -9 left the embedded PostgreSQL " + orphan + " running");
+        BrokerProcess second = BrokerProcess.start("orphan-2", env, dir);
+        try {
+            awaitReady(second, api);
+            assertEquals(1, second.logLines("without its broker").size(), second.logTail(30));
+            assertFalse(ProcessHandle.of(orphan).map(ProcessHandle::isAlive).orElse(false), "the orphan was stopped");
+            Api.Reply job = api.get(second.base, "jobs/" + id, Duration.ofSeconds(10));
+            assertEquals(200, job.status(), "the data survived: " + job);
+        } finally {
+            second.stop();
+        }
+    }
+
+    private static long postmasterPid(Path dir) throws java.io.IOException {
+        return Long.parseLong(Files.readAllLines(dir.resolve("readpast-data").resolve("postmaster.pid")).get(0).strip());
+    }
+
     private static void awaitReady(BrokerProcess p, Api api) {
         await("embedded broker ready").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() -> {
             if (!p.alive()) {

@@ -38,6 +38,33 @@ class StartupFailureIT {
         expectExit(p, "Cannot reach the database at " + url + ": ");
     }
 
+    /**
+     * The packaged jar on a JVM older than 21 (Debian 12's java is 17): one line saying what is
+     * needed, status 1, no UnsupportedClassVersionError. Runs where such a JVM is installed.
+     */
+    @Test
+    void aJvmOlderThan21SaysSoInOneLine() throws Exception {
+        java.nio.file.Path old = null;
+        for (String dir : List.of("/usr/lib/jvm/java-17-openjdk-amd64", "/usr/lib/jvm/java-17-openjdk-arm64",
+                "/usr/lib/jvm/temurin-17-jdk-amd64")) {
+            if (java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, "bin", "java"))) {
+                old = java.nio.file.Path.of(dir, "bin", "java");
+                break;
+            }
+        }
+        if (old == null) {
+            System.out.println("SKIPPED aJvmOlderThan21SaysSoInOneLine: no Java 17 JVM under /usr/lib/jvm");
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(old != null, "no Java 17 JVM under /usr/lib/jvm");
+        Process p = new ProcessBuilder(old.toString(), "-jar", BrokerProcess.jar().toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(1, p.exitValue(), out);
+        assertEquals(1, out.strip().lines().count(), "one line: " + out);
+        assertTrue(out.startsWith("Readpast cannot start: it needs Java 21 or newer, and this is Java 17"), out);
+    }
+
     /** A keys file that cannot be read: the line says why (not the path twice). */
     @Test
     void aKeysFileThatCannotBeRead() throws Exception {

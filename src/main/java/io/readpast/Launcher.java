@@ -1,17 +1,19 @@
 package io.readpast;
 
 import io.quarkus.runtime.Quarkus;
-import io.quarkus.runtime.annotations.QuarkusMain;
 import io.readpast.security.ApiKeys;
 
 /**
- * Entry point. {@code java -jar quarkus-run.jar mint-key [name] [role[+role]] [queues=a|b]} prints a
- * new API key and the READPAST_API_KEYS entry holding its digest, without starting the broker.
+ * What {@link Main} runs once the JVM is new enough. {@code java -jar quarkus-run.jar mint-key
+ * [name] [role[+role]] [queues=a|b]} prints a new API key and the READPAST_API_KEYS entry holding
+ * its digest, without starting the broker; anything else starts it.
  */
-@QuarkusMain
-public class Main {
+final class Launcher {
 
-    public static void main(String... args) {
+    private Launcher() {
+    }
+
+    static void run(String... args) {
         if (args.length > 0 && "mint-key".equals(args[0])) {
             String name = args.length > 1 ? args[1] : "key-" + Long.toString(System.currentTimeMillis(), 36);
             String roles = args.length > 2 ? args[2] : "worker";

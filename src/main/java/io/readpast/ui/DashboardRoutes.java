@@ -13,6 +13,9 @@ import jakarta.enterprise.event.Observes;
 @ApplicationScoped
 public class DashboardRoutes {
 
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "readpast.auth.enabled", defaultValue = "true")
+    boolean authEnabled;
+
     void routes(@Observes Router router) {
         // the root is the dashboard: a newcomer opening http://host:8080/ lands there
         router.get("/").handler(rc -> {
@@ -22,6 +25,12 @@ public class DashboardRoutes {
                 rc.next();
             }
         });
+        // whether the API needs a key, so that the page knows to show its login before calling
+        // anything (a refused GET /me would be an error in the browser console); no key needed
+        router.get("/ui/auth").handler(rc -> rc.response()
+                .putHeader("Content-Type", "application/json")
+                .putHeader("Cache-Control", "no-store")
+                .end("{\"authEnabled\": " + authEnabled + "}"));
         // a Vert.x route for /ui also matches /ui/: only the bare path is redirected
         router.get("/ui").handler(rc -> {
             if ("/ui".equals(rc.normalizedPath())) {

@@ -7,6 +7,8 @@
 //   with textContent and setAttribute only, never parsed as HTML markup.
 // - Routes live in the location hash (#/queues, #/jobs?queue=a, #/jobs/42, #/dead,
 //   #/schedules) and hold only filters and ids.
+// - Nothing is asked of the broker that the key may not do (the roles come from GET /me), so
+//   that a normal session logs no refused call in the browser console.
 'use strict';
 
 (() => {
@@ -779,18 +781,57 @@
 
   // ---- schedules --------------------------------------------------------------------------------
 
-  // SCHEDULES: the broker has no schedules yet. When it does (an API such as GET /schedules),
-  // this view lists them: name, cron, queue/type, next run, last run, paused, with
-  // pause/resume/run-now actions for admins. Until then it says so and shows no data.
-  function viewSchedules() {
-    const body = page('Schedules');
-    body.appendChild(h('div', { class: 'card notice placeholder', 'data-test': 'schedules-placeholder' },
-        h('h2', null, 'Not available yet'),
-        h('p', null, 'This broker has no recurring schedules yet. Once it does, they are listed here '
-            + 'with their next and last runs.')));
+  async function viewSchedules(gen, params) {
+    const body = page('Schedules', h('button', { class: 'ghost', type: 'button', onclick: () => route() }, 'Refresh'));
+    const listKey = 'schedules';
+    await every(10000, gen, async () => {
+      const after = cursorFor(listKey);
+      const pageData = await api('GET', '/schedules' + q({ limit: 50, after }));
+      if (gen !== state.generation) {
+        return;
+      }
+      clear(body);
+      const rows = pageData.schedules.map((x) => h('tr', { 'data-test': 'schedule-row', 'data-name': x.name },
+          h('td', null, x.name),
+          h('td', null, h('code', { 'data-test': 'cron' }, x.cron), h('div', { class: 'muted' }, x.timeZone)),
+          h('td', null, h('a', { href: '#/jobs' + q({ queue: x.job.queue }) }, x.job.queue),
+              h('div', { class: 'muted' }, x.job.type)),
+          h('td', { 'data-test': 'next' }, x.paused ? h('span', { class: 'muted' }, 'paused') : when(x.nextFireAt)),
+          h('td', { 'data-test': 'last' }, x.lastFireAt ? [when(x.lastFireAt),
+            x.lastJobId ? h('div', null, jobLink(x.lastJobId)) : ''] : h('span', { class: 'muted' }, 'never')),
+          h('td', null, x.paused ? h('span', { class: 'badge paused', 'data-test': 'schedule-state' }, 'paused')
+              : h('span', { class: 'badge running', 'data-test': 'schedule-state' }, 'active')),
+          h('td', null, h('div', { class: 'actions' },
+              h('button', {
+                type: 'button', class: 'small ghost', 'data-test': x.paused ? 'resume' : 'pause',
+                onclick: () => act('Schedule ' + x.name + (x.paused ? ' resumed' : ' paused'),
+                    () => api('POST', '/schedules/' + encodeURIComponent(x.name) + (x.paused ? '/resume' : '/pause')),
+                    () => route()),
+              }, x.paused ? 'Resume' : 'Pause'),
+              h('button', {
+                type: 'button', class: 'small ghost', 'data-test': 'delete',
+                onclick: () => deleteSchedule(x.name, () => route()),
+              }, 'Delete')))));
+      body.appendChild(h('div', { class: 'card' },
+          h('div', { class: 'table-wrap' }, h('table', { 'data-test': 'schedules' },
+              h('thead', null, h('tr', null, ['Name', 'Cron', 'Job', 'Next run', 'Last run', 'State', '']
+                  .map((x) => h('th', null, x)))),
+              h('tbody', null, rows.length ? rows
+                  : h('tr', null, h('td', { colspan: 7, class: 'empty', 'data-test': 'no-schedules' },
+                      'No schedules: PUT /schedules/{name} makes one (see README, Schedules).'))))),
+          pager(pageData.next, () => route())));
+    });
+  }
+
+  async function deleteSchedule(name, after) {
+    if (await confirmAction('Delete schedule ' + name + '? Jobs it already enqueued stay.', 'Delete', true)) {
+      await act('Schedule ' + name + ' deleted', () => api('DELETE', '/schedules/' + encodeURIComponent(name)), after);
+    }
   }
 
   // ---- router -----------------------------------------------------------------------------------
+
+  const TITLES = { queues: 'Queues', jobs: 'Jobs', dead: 'Dead letters', schedules: 'Schedules' };
 
   function go(hash) {
     if (location.hash === hash) {
@@ -819,6 +860,13 @@
       a.classList.toggle('active', a.getAttribute('data-nav') === section);
     }
     let view;
+    if (!isAdmin() && !(section === 'jobs' && parts[1])) {
+      // the overview, lists and schedules need the admin role: say so without asking the broker
+      page(TITLES[section] || 'Queues');
+      renderError(new ApiError(403, { title: 'Forbidden', detail: 'This needs the admin role; the key \''
+          + state.me.name + '\' has ' + state.me.roles.slice().sort().join('+') + '.' }));
+      return;
+    }
     if (section === 'jobs' && parts[1]) {
       view = viewJob(gen, parts[1]);
     } else if (section === 'jobs') {
@@ -826,7 +874,7 @@
     } else if (section === 'dead') {
       view = viewDead(gen, params);
     } else if (section === 'schedules') {
-      view = viewSchedules(gen);
+      view = viewSchedules(gen, params);
     } else {
       view = viewQueues(gen);
     }
@@ -869,11 +917,11 @@
 
     const key = sessionStorage.getItem(KEY);
     try {
-      // With a stored key, or with authentication off, GET /me answers without a login.
-      state.me = await api('GET', '/me', undefined, { quiet: true });
-      if (!key && state.me.authEnabled) {
-        state.me = null;
-      }
+      // With a stored key, or with authentication off, GET /me answers without a login; without
+      // a key, ask first (GET /ui/auth needs none) so that no call is refused for want of one.
+      const open = key ? null : await fetch(BASE + '/ui/auth', { cache: 'no-store', credentials: 'omit' })
+          .then((r) => (r.ok ? r.json() : { authEnabled: true }));
+      state.me = key || !open.authEnabled ? await api('GET', '/me', undefined, { quiet: true }) : null;
     } catch (e) {
       state.me = null;
     }

@@ -29,6 +29,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -118,7 +120,9 @@ class DashboardBrowserTest {
         // No network but this machine: keep chromium from calling home (updates, sync, QUIC probes).
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1360,900", "--user-data-dir=" + profile);
+                "--disable-dev-shm-usage", "--window-size=1366,900", "--user-data-dir=" + profile);
+        // the page's console, read after every test: a session must log no error
+        options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(chromedriver)).usingAnyFreePort().build();
         driver = new ChromeDriver(service, options);
@@ -140,8 +144,12 @@ class DashboardBrowserTest {
         }
     }
 
+    /** Console errors a test expects (substrings), e.g. the refused login of a wrong key. */
+    final List<String> expectedConsoleErrors = new ArrayList<>();
+
     @BeforeEach
     void fresh() {
+        driver.manage().window().setSize(new Dimension(1366, 900));
         TestDb.clean();
         wait = new WebDriverWait(driver, WAIT, Duration.ofMillis(100));
         // views re-render as they refresh: an element read a moment ago may be gone, so look again
@@ -150,6 +158,18 @@ class DashboardBrowserTest {
         js("sessionStorage.clear(); localStorage.clear();");
         driver.navigate().refresh();
         waitVisible(By.id("login-key"));
+    }
+
+    @AfterEach
+    void theConsoleStayedClean() {
+        List<String> errors = new ArrayList<>();
+        for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
+            if (e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()
+                    && expectedConsoleErrors.stream().noneMatch(x -> e.getMessage().contains(x))) {
+                errors.add(e.getMessage());
+            }
+        }
+        assertEquals(List.of(), errors, "no error in the browser console");
     }
 
     @AfterEach
@@ -296,10 +316,35 @@ class DashboardBrowserTest {
         waitText(By.cssSelector("[data-queue='ui-demo'] [data-test='queue-state']"), "running");
         assertEquals(Boolean.FALSE, api(ADMIN).get("/queues/ui-demo").then().statusCode(200).extract().path("paused"));
 
-        // schedules have their place, without data
+        // schedules: listed with their next and last runs, paused, resumed and deleted from the page
+        api(ADMIN).body(Map.of("cron", "* * * * * *", "job", Map.of("queue", "ticks", "type", "tick")))
+                .put("/schedules/every-second").then().statusCode(200);
+        api(ADMIN).body(Map.of("cron", "0 6 * * MON-FRI", "timeZone", "Europe/Paris",
+                "job", Map.of("queue", "reports", "type", "daily-report"))).put("/schedules/weekday-report")
+                .then().statusCode(200);
         driver.findElement(By.cssSelector("[data-nav='schedules']")).click();
         record();
-        waitVisible(By.cssSelector("[data-test='schedules-placeholder']"));
+        By ticking = By.cssSelector("[data-test='schedule-row'][data-name='every-second']");
+        By weekday = By.cssSelector("[data-test='schedule-row'][data-name='weekday-report']");
+        waitVisible(weekday);
+        assertFalse(driver.getPageSource().contains("no recurring schedules"), "the old placeholder is gone");
+        assertEquals("0 6 * * MON-FRI", driver.findElement(weekday).findElement(By.cssSelector("[data-test='cron']")).getText());
+        assertFalse(driver.findElement(weekday).findElement(By.cssSelector("[data-test='next']")).getText().isBlank());
+        assertEquals("never", driver.findElement(weekday).findElement(By.cssSelector("[data-test='last']")).getText());
+        // the every-second one fires: its last run links the job it enqueued (the view refreshes)
+        wait.until(d -> !d.findElement(ticking).findElements(By.cssSelector("[data-test='job-link']")).isEmpty());
+        shot("07-schedules");
+        driver.findElement(ticking).findElement(By.cssSelector("[data-test='pause']")).click();
+        waitText(By.cssSelector("[data-name='every-second'] [data-test='schedule-state']"), "paused");
+        assertEquals(Boolean.TRUE, api(ADMIN).get("/schedules/every-second").then().statusCode(200).extract().path("paused"));
+        driver.findElement(ticking).findElement(By.cssSelector("[data-test='resume']")).click();
+        waitText(By.cssSelector("[data-name='every-second'] [data-test='schedule-state']"), "active");
+        assertEquals(Boolean.FALSE, api(ADMIN).get("/schedules/every-second").then().statusCode(200).extract().path("paused"));
+        driver.findElement(ticking).findElement(By.cssSelector("[data-test='delete']")).click();
+        waitVisible(By.id("confirm-ok")).click();
+        wait.until(ExpectedConditions.numberOfElementsToBe(ticking, 0));
+        api(ADMIN).get("/schedules/every-second").then().statusCode(404);
+        waitVisible(weekday);
 
         driver.findElement(By.id("logout")).click();
         waitVisible(By.id("login-key"));
@@ -333,8 +378,66 @@ class DashboardBrowserTest {
         assertTrue(driver.findElements(By.cssSelector("[data-test='delete']")).isEmpty());
     }
 
+    /**
+     * At a laptop's 1366 px and a phone's 390 px, no page is wider than the window and the top
+     * bar keeps the key's name and Log out in view; at 1366 the jobs table fits, Cancel buttons
+     * included. (Tables may scroll inside their card on a phone.)
+     */
+    @Test
+    void everyPageFitsALaptopAndAPhone() throws IOException {
+        List<Map<String, Object>> jobs = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            jobs.add(Map.of("queue", "customer-notifications.eu-west", "type", "send-transactional-email.v2",
+                    "payload", Map.of("n", i)));
+        }
+        api(ADMIN).body(Map.of("jobs", jobs)).post("/jobs/batch").then().statusCode(200);
+        String failing = api(ADMIN).body(Map.of("queue", "customer-notifications.eu-west", "type", "t", "maxAttempts", 5, "priority", 10))
+                .post("/jobs").then().statusCode(201).extract().path("id");
+        failOnce("customer-notifications.eu-west", failing,
+                "SMTP 451 4.7.1 Temporary local problem, please try again later: greylisted by mx.example.net");
+        api(ADMIN).body(Map.of("cron", "0 6 * * MON-FRI", "job", Map.of("queue", "reports", "type", "daily")))
+                .put("/schedules/weekday-report").then().statusCode(200);
+        login(ADMIN);
+        for (int width : new int[] {1366, 390}) {
+            driver.manage().window().setSize(new Dimension(width, width > 1000 ? 900 : 844));
+            Map<String, String> titles = new java.util.LinkedHashMap<>();
+            titles.put("#/queues", "Queues");
+            titles.put("#/jobs", "Jobs");
+            titles.put("#/dead", "Dead letters");
+            titles.put("#/schedules", "Schedules");
+            titles.put("#/jobs/" + failing, "Job #" + failing);
+            for (var entry : titles.entrySet()) {
+                String hash = entry.getKey();
+                driver.get(base() + hash);
+                waitText(By.cssSelector("#main .page-head h1"), entry.getValue());
+                wait.until(d -> !d.findElements(By.cssSelector("#view-body .card")).isEmpty());
+                String where = width + " px, " + hash;
+                Number overflow = (Number) js("return document.documentElement.scrollWidth - window.innerWidth;");
+                assertTrue(overflow.longValue() <= 0, "no horizontal overflow at " + where + ": " + overflow + " px");
+                for (String id : List.of("logout", "who-name", "find-id")) {
+                    Number right = (Number) js("const r = document.getElementById('" + id + "').getBoundingClientRect();"
+                            + " return r.width > 0 ? r.right - window.innerWidth : 1e9;");
+                    assertTrue(right.doubleValue() <= 0, id + " is in view at " + where + " (" + right + ")");
+                }
+                if (width == 1366 && hash.equals("#/jobs")) {
+                    wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("[data-test='job-row']"), 31));
+                    Number cut = (Number) js("const w = document.querySelector('[data-test=jobs]').closest('.table-wrap');"
+                            + " return w.scrollWidth - w.clientWidth;");
+                    assertTrue(cut.longValue() <= 0, "the jobs table fits at 1366 px: " + cut + " px cut");
+                    Number cancelRight = (Number) js("return Math.max(...[...document.querySelectorAll("
+                            + "'[data-test=cancel]')].map(b => b.getBoundingClientRect().right)) - window.innerWidth;");
+                    assertTrue(cancelRight.doubleValue() <= 0, "every Cancel button is in view: " + cancelRight);
+                    shotOfWindow("08-jobs-1366");
+                }
+            }
+            shotOfWindow("09-job-" + width);
+        }
+    }
+
     @Test
     void aWrongKeyIsRefusedAndNotKept() {
+        // the refused GET /me is the one console error this test causes
+        expectedConsoleErrors.add("/me - Failed to load resource: the server responded with a status of 401");
         driver.findElement(By.id("login-key")).sendKeys("rp_not-a-key-of-this-broker-0123456789");
         driver.findElement(By.id("login-submit")).click();
         waitText(By.id("login-error"), "not accepted");

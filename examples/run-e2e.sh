@@ -10,7 +10,8 @@
 # told that its queue does not exist says so, and, when the broker requires API keys, that a worker
 # with a wrong key exits with status 1 and the broker's reason.
 #
-# Environment: READPAST_URL (required), READPAST_API_KEY (optional, passed on to the workers),
+# Environment: READPAST_URL (required), READPAST_API_KEY (passed on to the workers; required when the
+# broker requires keys, as it does by default),
 # JAVA (java launcher for Worker.java, default `java`), E2E_LOG_DIR (where worker output goes;
 # default a fresh temporary directory).
 # Needs curl and jq. Prints "PASS <lang>" or "FAIL <lang>: reason" per test, then "N passed, M failed".
@@ -197,6 +198,10 @@ probe=$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' -X POST -H 'Authoriz
 AUTH_ON=0
 [[ $probe != 401 ]] || AUTH_ON=1
 [[ $AUTH_ON == 1 ]] || echo "the broker does not require API keys: the wrong-key checks are skipped"
+if [[ $AUTH_ON == 1 && -z ${READPAST_API_KEY:-} ]]; then
+  echo "The broker at $READPAST_URL requires API keys: set READPAST_API_KEY (the admin key from its log, or one with the producer and worker roles)" >&2
+  exit 2
+fi
 
 passed=0
 failed=0

@@ -37,6 +37,14 @@ class EmbeddedDefaultIT {
             Matcher m = Pattern.compile("(rp_[A-Za-z0-9_-]{40,})").matcher(String.join("\n", first.logLines("rp_")));
             assertTrue(m.find(), "the generated admin key is printed: " + first.logTail(40));
             key = m.group(1);
+            String banner = first.logTail(200);
+            assertTrue(banner.contains("Dashboard:        " + first.base.toString().replaceAll("/$", "") + "/ui/")
+                    || banner.contains("Dashboard:        http://"), "the banner names the dashboard:\n" + banner);
+            assertTrue(banner.contains("/q/swagger-ui"), "the banner names Swagger UI:\n" + banner);
+            assertTrue(first.logLines("Readpast is ready for").stream().anyMatch(l -> l.contains("/ui/")),
+                    "the ready line names the dashboard");
+            Api.Reply root = api.send(first.base, "GET", "", null, Duration.ofSeconds(10));
+            assertEquals(302, root.status(), "/ redirects (to /ui/, SpecRulesTest): " + root);
             assertEquals(401, api.send(first.base, "GET", "queues", null, Duration.ofSeconds(10)).status());
             Api.Reply created = api.withKey(key).post(first.base, "jobs", Map.of("queue", "try", "type", "hello"));
             assertEquals(201, created.status(), created.toString());

@@ -173,6 +173,17 @@ class SpecRulesTest {
         given().when().get("/queues").then().statusCode(200);
     }
 
+    /** Operations without a success body take a client that accepts only problem documents (generators send that). */
+    @Test
+    void aDeleteAcceptingOnlyProblemDocumentsIsServed() {
+        for (String path : List.of("/jobs/999", "/keys/nobody", "/schedules/nothing")) {
+            int status = given().accept("application/problem+json").when().delete(path).then().extract().statusCode();
+            assertNotEquals(406, status, path);
+        }
+        given().accept("application/problem+json").when().delete("/jobs/999").then().statusCode(404)
+                .contentType("application/problem+json");
+    }
+
     @Test
     void notAcceptableIsAProblemDocument() {
         given().accept("text/html").when().get("/queues").then().statusCode(406)

@@ -114,6 +114,8 @@ public interface JobOperatorApi {
     @DELETE
     @Path("/{id}")
     @Consumes(MediaType.WILDCARD)
+    // no body on success: a client that accepts only problem documents (the error answers) is fine
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Tag(name = "Operators")
     @Operation(operationId = "deleteJob", summary = "Delete a finished job (SUCCEEDED, CANCELLED or DEAD) for good",
             description = "Removes the job from the archive or the dead letters. A PENDING, LEASED or PROCESSING job "

@@ -124,6 +124,8 @@ public class KeyResource {
     @DELETE
     @Path("/{name}")
     @Consumes(MediaType.WILDCARD)
+    // no body on success: a client that accepts only problem documents (the error answers) is fine
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Tag(name = "Keys")
     @Operation(operationId = "deleteKey", summary = "Delete a stored API key (generated or made with POST /keys)",
             description = "The key stops working at once on this instance and within readpast.auth.refresh (5 s) "

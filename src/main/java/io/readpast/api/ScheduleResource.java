@@ -166,6 +166,8 @@ public class ScheduleResource {
     @DELETE
     @Path("/{name}")
     @Consumes(MediaType.WILDCARD)
+    // no body on success: a client that accepts only problem documents (the error answers) is fine
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
     @Tag(name = "Schedules")
     @Operation(operationId = "deleteSchedule", summary = "Delete a schedule",
             description = "It fires no more. Jobs it already enqueued are not touched." + ApiDocs.ROLE_ADMIN)

@@ -155,6 +155,8 @@ class JobLifecycleTest {
         } finally {
             root.removeHandler(capture);
         }
+        // against the packaged artifact (an integration test), its log file holds what it logged
+        logged.addAll(TestDb.artifactLog());
         assertEquals(List.of(), empty.getList("jobs"));
         assertEquals(List.of(typo), empty.getList("unknownQueues"), "only the queue that does not exist");
         assertEquals(1, logged.stream().filter(l -> l.contains("w-typo") && l.contains("'" + typo + "'")

@@ -8,7 +8,6 @@ import io.readpast.core.Wakeups;
 import io.readpast.store.Database;
 import io.readpast.store.JdbcJobStore;
 import io.readpast.store.Stmt;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,14 +35,14 @@ class LongPollTest {
     @TestHTTPResource("/")
     URI base;
 
-    @Inject
-    Wakeups wakeups;
+    /** In process only: null against the packaged artifact (the tests that need it are disabled there). */
+    Wakeups wakeups = TestDb.bean(Wakeups.class);
 
-    @Inject
-    JobAnnouncer announcer;
+    /** In process only: null against the packaged artifact (the tests that need it are disabled there). */
+    JobAnnouncer announcer = TestDb.bean(JobAnnouncer.class);
 
-    @Inject
-    Database database;
+    /** In process only: null against the packaged artifact (the tests that need it are disabled there). */
+    Database database = TestDb.bean(Database.class);
 
     Http http;
     ExecutorService pool;
@@ -60,6 +59,7 @@ class LongPollTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void aWaitingClaimReturnsAsSoonAsAJobIsEnqueued() throws Exception {
         int before = wakeups.waiting();
         CompletableFuture<Http.Reply> claim = claimAsync("lp1", 20);
@@ -88,6 +88,7 @@ class LongPollTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void anotherInstancesNotifyWakesAWaiter() throws Exception {
         assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "LISTEN/NOTIFY is PostgreSQL's");
         int before = wakeups.waiting();
@@ -115,6 +116,7 @@ class LongPollTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void anotherInstancesDelayedJobWakesAWaiterWhenItComesDue() throws Exception {
         assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "LISTEN/NOTIFY is PostgreSQL's");
         int before = wakeups.waiting();
@@ -159,6 +161,7 @@ class LongPollTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void resumingAQueueWakesItsWaiters() throws Exception {
         assertEquals(200, http.send("PUT", "/queues/lp-paused", Map.of("paused", true), Duration.ofSeconds(10)).status());
         String id = http.post("/jobs", Map.of("queue", "lp-paused", "type", "t")).body().get("id").asText();
@@ -174,6 +177,7 @@ class LongPollTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void aBusyQueueDoesNotMakeTheWaitersOfAQuietQueueClaimAgain() throws Exception {
         JdbcJobStore store = (JdbcJobStore) database.start();
         int before = wakeups.waiting();
@@ -203,6 +207,7 @@ class LongPollTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void aQuietQueuesWaiterGetsItsDueJobAmongManyOtherWaiters() throws Exception {
         int before = wakeups.waiting();
         List<CompletableFuture<Http.Reply>> others = new ArrayList<>();
@@ -220,6 +225,7 @@ class LongPollTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void hundredIdleLongPollsCostNoStatementAndTheIdleInstanceUnderHalfAStatementASecond() throws Exception {
         assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "SQL Server has no NOTIFY: its due poll runs while claims wait");
         JdbcJobStore store = (JdbcJobStore) database.start();
@@ -262,6 +268,7 @@ class LongPollTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void longPollsOnAMistypedQueueDoNotAskTheDatabaseAtEveryAnswer() {
         JdbcJobStore store = (JdbcJobStore) database.start();
         String typo = "lp-typo-" + System.nanoTime();

@@ -3,7 +3,6 @@ package io.readpast;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.ops.QueueGauges;
 import io.restassured.http.ContentType;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 class ObservabilityTest {
 
-    @Inject
-    QueueGauges gauges;
+    /** In process only: null against the packaged artifact (the tests that need it are disabled there). */
+    QueueGauges gauges = TestDb.bean(QueueGauges.class);
 
     @BeforeEach
     void clean() {
@@ -30,6 +29,7 @@ class ObservabilityTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it refreshes the in-process queue gauges")
     void prometheusMetricsCountJobsPerQueueAndTimeClaims() {
         String id = JobLifecycleTest.enqueue(Map.of("queue", "obs", "type", "t"));
         JobLifecycleTest.enqueue(Map.of("queue", "obs", "type", "t"));
@@ -112,6 +112,7 @@ class ObservabilityTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the log records (with their MDC) in process")
     void operatorActionsAreLoggedWithTheRequestId() {
         java.util.List<org.jboss.logmanager.ExtLogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
         org.jboss.logmanager.ExtHandler capture = new org.jboss.logmanager.ExtHandler() {

@@ -3,10 +3,8 @@ package io.readpast;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.core.ScheduleFirer;
 import io.readpast.core.ScheduleSweeper;
-import io.readpast.store.JobStore;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,11 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 class ScheduleTest {
 
-    @Inject
-    ScheduleSweeper sweeper;
+    /** In process only: null against the packaged artifact (the tests that need it are disabled there). */
+    ScheduleSweeper sweeper = TestDb.bean(ScheduleSweeper.class);
 
-    @Inject
-    JobStore store;
 
     @BeforeEach
     void clean() {
@@ -115,6 +111,7 @@ class ScheduleTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it drives the in-process schedule sweeper")
     void everySecondScheduleEnqueuesOneJobPerSlotUntilPaused() {
         put("tick", schedule("* * * * * *", "ticks"));
         await().atMost(Duration.ofSeconds(20)).until(() -> jobsOf("tick") >= 3);
@@ -158,11 +155,12 @@ class ScheduleTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it drives the in-process schedule sweeper")
     void missedSlotsAreCaughtUpByPolicy() {
         for (String policy : List.of("ALL", "LATEST", "NONE")) {
             put("minutely-" + policy, schedule("0 * * * * *", "catch-up", "catchUp", policy, "paused", true));
         }
-        Instant now = store.dbNow();
+        Instant now = TestDb.dbNow();
         Instant t0 = now.truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(10));
         for (String policy : List.of("ALL", "LATEST", "NONE")) {
             rewind("minutely-" + policy, t0);
@@ -201,6 +199,7 @@ class ScheduleTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it drives the in-process schedule sweeper")
     void deleteRemovesTheScheduleAndItsFireRecords() {
         put("gone", schedule("* * * * * *", "gone-q"));
         await().atMost(Duration.ofSeconds(20)).until(() -> firesOf("gone", 1) >= 1);
@@ -221,12 +220,13 @@ class ScheduleTest {
      * Then the schedules are rewound over slots already fired: the unique key refuses them all.
      */
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it drives the in-process schedule sweeper")
     void racingFirersFireEverySlotExactlyOnce() throws Exception {
         int schedules = 6;
         for (int i = 0; i < schedules; i++) {
             put("race-" + i, schedule("* * * * * *", "race", "catchUp", "ALL", "paused", true));
         }
-        Instant start = store.dbNow().truncatedTo(ChronoUnit.SECONDS);
+        Instant start = TestDb.dbNow().truncatedTo(ChronoUnit.SECONDS);
         Instant t0 = start.minus(Duration.ofSeconds(250));
         for (int i = 0; i < schedules; i++) {
             rewind("race-" + i, t0);

@@ -1,6 +1,5 @@
 package io.readpast;
 
-import io.agroal.api.AgroalDataSource;
 import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
 import io.readpast.config.Engine;
 
@@ -16,14 +15,99 @@ public final class TestDb {
     private TestDb() {
     }
 
-    public static AgroalDataSource dataSource() {
+    /**
+     * The broker's database. In a {@code @QuarkusTest} that is the broker's own pool; in a
+     * {@code @QuarkusIntegrationTest} (the packaged jar or native binary runs apart, no broker in
+     * this JVM) a plain JDBC connection to READPAST_TEST_DB_URL, the database the artifact was
+     * given.
+     */
+    public static javax.sql.DataSource dataSource() {
+        if (!inProcess()) {
+            return External.INSTANCE;
+        }
         String name = io.readpast.store.Database.activeDataSourceNames().iterator().next();
         return AgroalDataSourceUtil.dataSourceIfActive(name).orElseThrow();
     }
 
     public static Engine engine() {
+        if (!inProcess()) {
+            return External.url().startsWith("jdbc:sqlserver:") ? Engine.SQLSERVER : Engine.POSTGRESQL;
+        }
         String name = io.readpast.store.Database.activeDataSourceNames().iterator().next();
         return "mssql".equals(name) ? Engine.SQLSERVER : Engine.POSTGRESQL;
+    }
+
+    /**
+     * A bean of the broker when it runs in this JVM, else null: tests that also run against the
+     * packaged artifact ({@code *IT}) take beans this way, as {@code @Inject} is refused there.
+     */
+    public static <T> T bean(Class<T> type) {
+        return inProcess() ? io.quarkus.arc.Arc.container().instance(type).get() : null;
+    }
+
+    /** Whether the broker runs in this JVM (a {@code @QuarkusTest}), not as a separate artifact. */
+    public static boolean inProcess() {
+        io.quarkus.arc.ArcContainer arc = io.quarkus.arc.Arc.container();
+        return arc != null && arc.isRunning();
+    }
+
+    /** Connections to READPAST_TEST_DB_URL for integration tests, where the broker runs apart. */
+    private static final class External implements javax.sql.DataSource {
+        static final External INSTANCE = new External();
+
+        static String url() {
+            String url = System.getenv("READPAST_TEST_DB_URL");
+            if (url == null || url.isBlank()) {
+                throw new IllegalStateException("The integration tests (io.readpast.it) need READPAST_TEST_DB_URL: the "
+                        + "packaged broker and the tests must share one database (.ci/run sets it)");
+            }
+            return url;
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            String user = System.getenv().getOrDefault("READPAST_TEST_DB_USERNAME", "postgres");
+            String password = System.getenv().getOrDefault("READPAST_TEST_DB_PASSWORD", "");
+            return java.sql.DriverManager.getConnection(url(), user, password);
+        }
+
+        @Override
+        public Connection getConnection(String user, String password) throws SQLException {
+            return java.sql.DriverManager.getConnection(url(), user, password);
+        }
+
+        @Override
+        public java.io.PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(java.io.PrintWriter out) {
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) {
+        }
+
+        @Override
+        public int getLoginTimeout() {
+            return 0;
+        }
+
+        @Override
+        public java.util.logging.Logger getParentLogger() {
+            return java.util.logging.Logger.getGlobal();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> iface) throws SQLException {
+            throw new SQLException("not a wrapper");
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> iface) {
+            return false;
+        }
     }
 
     private static volatile Boolean babelfish;
@@ -76,6 +160,34 @@ public final class TestDb {
                     "readpast_job", "readpast_job_archive", "readpast_job_dead", "readpast_queue", "readpast_webhook", "readpast_unique_key"}) {
                 s.executeUpdate("DELETE FROM " + t);
             }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Where the packaged artifact writes its log in an integration test (Quarkus' launcher
+     * redirects it there), for checks of what the broker logged; empty in process.
+     */
+    public static java.util.List<String> artifactLog() {
+        java.nio.file.Path log = java.nio.file.Path.of("target", "quarkus.log");
+        if (inProcess() || !java.nio.file.Files.exists(log)) {
+            return java.util.List.of();
+        }
+        try {
+            return java.nio.file.Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The database's clock (what leases and schedules are measured by). */
+    public static java.time.Instant dbNow() {
+        String sql = engine() == Engine.SQLSERVER ? "SELECT CONVERT(varchar(33), SYSUTCDATETIME(), 126) + 'Z'"
+                : "SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')";
+        try (Connection c = dataSource().getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return java.time.Instant.parse(rs.getString(1));
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

@@ -1,11 +1,9 @@
 package io.readpast;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.readpast.store.JobStore;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,8 +35,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 @QuarkusTest
 class UniqueExpiryTest {
 
-    @Inject
-    JobStore store;
 
     @BeforeEach
     void clean() {
@@ -184,13 +180,13 @@ class UniqueExpiryTest {
         // already past on the database's clock: refused (it would be DEAD before any worker saw
         // it), and nothing is written
         String before = TestDb.snapshot();
-        post(job("exp", "p", "expiresAt", store.dbNow().minusSeconds(5).toString())).then().statusCode(400)
+        post(job("exp", "p", "expiresAt", TestDb.dbNow().minusSeconds(5).toString())).then().statusCode(400)
                 .body("detail", containsString("already past"));
         assertEquals(before, TestDb.snapshot());
 
         // expiring soon, in a paused queue: it expires waiting
         given().contentType(ContentType.JSON).body(Map.of("paused", true)).when().put("/queues/exp2").then().statusCode(200);
-        String soon = post(job("exp2", "s", "expiresAt", store.dbNow().plusSeconds(2).toString())).then().statusCode(201)
+        String soon = post(job("exp2", "s", "expiresAt", TestDb.dbNow().plusSeconds(2).toString())).then().statusCode(201)
                 .extract().path("id");
         await().atMost(Duration.ofSeconds(20)).until(() -> "DEAD".equals(given().when().get("/jobs/" + soon)
                 .then().statusCode(200).extract().path("status")));
@@ -201,12 +197,12 @@ class UniqueExpiryTest {
         assertEquals(0, JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("exp2"))).getList("jobs").size());
 
         // claimed before its expiresAt: it runs on, and can be completed after it
-        String started = post(job("exp3", "r", "expiresAt", store.dbNow().plusSeconds(2).toString())).then().statusCode(201)
+        String started = post(job("exp3", "r", "expiresAt", TestDb.dbNow().plusSeconds(2).toString())).then().statusCode(201)
                 .extract().path("id");
         JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("exp3")));
         assertEquals(started, c.getString("jobs[0].id"));
         Instant expiry = Instant.parse(c.getString("jobs[0].expiresAt"));
-        await().atMost(Duration.ofSeconds(20)).until(() -> store.dbNow().isAfter(expiry.plusSeconds(1)));
+        await().atMost(Duration.ofSeconds(20)).until(() -> TestDb.dbNow().isAfter(expiry.plusSeconds(1)));
         given().when().get("/jobs/" + started).then().body("status", equalTo("LEASED"));
         given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId")))
                 .when().post("/jobs/" + started + "/complete").then().statusCode(200).body("status", equalTo("SUCCEEDED"));
@@ -220,7 +216,7 @@ class UniqueExpiryTest {
     @Test
     void anExpiredJobReportsItsWebhook() throws Exception {
         try (WebhookReceiver receiver = new WebhookReceiver()) {
-            String id = post(job("exp-wh", "x", "expiresAt", store.dbNow().plusMillis(1500).toString(),
+            String id = post(job("exp-wh", "x", "expiresAt", TestDb.dbNow().plusMillis(1500).toString(),
                     "webhookUrl", receiver.url("/expired"))).then().statusCode(201).extract().path("id");
             await().atMost(Duration.ofSeconds(20)).until(() -> receiver.received().size() == 1);
             assertEquals("job.dead", receiver.received().get(0).header("Readpast-Event"));

@@ -2,14 +2,12 @@ package io.readpast;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
-import io.readpast.store.JobStore;
 import io.readpast.store.WebhookRow;
 import io.readpast.webhook.WebhookSender;
 import io.readpast.webhook.WebhookSignature;
 import io.readpast.webhook.Webhooks;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,11 +51,9 @@ class WebhookTest {
     private static final byte[] SECRET = "test-webhook-secret".getBytes(StandardCharsets.UTF_8);
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    @Inject
-    Webhooks webhooks;
+    /** In process only: null against the packaged artifact (the tests that need it are disabled there). */
+    Webhooks webhooks = TestDb.bean(Webhooks.class);
 
-    @Inject
-    JobStore store;
 
     WebhookReceiver receiver;
 
@@ -194,6 +190,7 @@ class WebhookTest {
     }
 
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it drives the in-process webhook senders")
     void aDeliveryGoesDeadAfterItsAttemptsAndCanBeRetried() {
         receiver.answer(r -> r.path().equals("/down") ? 500 : 200);
         enqueue("dq", receiver.url("/down"));
@@ -223,6 +220,7 @@ class WebhookTest {
      * is recorded and ends DEAD, never re-sent past its attempts.
      */
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it drives the in-process webhook senders")
     void impossiblePortsAreRefusedAndAnUnsendableDeliveryEndsDead() {
         for (String url : List.of("http://127.0.0.1:0/h", "http://127.0.0.1:99999/h", "http://127.0.0.1:65536/h")) {
             given().contentType(ContentType.JSON).body(Map.of("queue", "ports", "type", "t", "webhookUrl", url))
@@ -257,6 +255,7 @@ class WebhookTest {
      * never came back (timeout) sends again with the same delivery id: at least once, deduplicable.
      */
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it drives the in-process webhook senders")
     void aSenderThatDiesMidSendIsReplacedAndRepeatsCarryTheSameId() throws Exception {
         // 1. a sender leased a delivery (attempt 1) and died before sending it: the row stays
         //    SENDING under its lease, untouched by other senders, until the lease runs out
@@ -264,7 +263,7 @@ class WebhookTest {
         claimAndComplete("crash");
         Object lease = TestDb.engine() == io.readpast.config.Engine.SQLSERVER
                 ? java.util.UUID.randomUUID().toString() : java.util.UUID.randomUUID();
-        Instant expiry = store.dbNow().plusSeconds(2);
+        Instant expiry = TestDb.dbNow().plusSeconds(2);
         TestDb.exec("INSERT INTO readpast_webhook (job_id, queue, event, url, status, attempt, due_at, lease_id) "
                 + "VALUES (?, 'crash', 'job.succeeded', ?, 1, 1, ?, ?)", Long.parseLong(job),
                 receiver.url("/after-crash"), TestDb.time(expiry), lease);
@@ -273,7 +272,7 @@ class WebhookTest {
         assertEquals(0, receiver.received("/after-crash").size(), "nobody sends a delivery another sender holds");
         // once the lease ran out, any sender's next look takes it over (here: this instance's, woken
         // as another instance's periodic look would find it)
-        await().atMost(WAIT).until(() -> !store.dbNow().isBefore(expiry));
+        await().atMost(WAIT).until(() -> !TestDb.dbNow().isBefore(expiry));
         webhooks.nudge();
         await().atMost(WAIT).until(() -> receiver.received("/after-crash").size() == 1);
         WebhookReceiver.Received after = receiver.received("/after-crash").get(0);
@@ -308,6 +307,7 @@ class WebhookTest {
 
     /** Several senders (as several instances would run) race over many deliveries: each is POSTed once. */
     @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it drives the in-process webhook senders")
     void racingSendersDeliverEachOnce() throws Exception {
         int jobs = 40;
         String url = receiver.url("/race");

@@ -28,6 +28,7 @@ public class HttpFraming {
     io.quarkus.runtime.configuration.MemorySize maxBody;
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(HttpFraming.class);
 
     static String json(Problem p) {
         try {
@@ -75,8 +76,21 @@ public class HttpFraming {
         }).failureHandler(rc -> {
             if (rc.statusCode() == 413) {
                 refuseTooLarge(rc);
-            } else {
-                rc.next();
+                return;
+            }
+            // only the body is read here: a failure is the client's framing (a malformed chunk
+            // size) or the client going away, never the server's; a debug line, and a 400 if
+            // anyone is still there to read it
+            LOG.debugf("The body of %s could not be read (broken framing, or the client went away): %s",
+                    rc.normalizedPath(), rc.failure());
+            io.vertx.core.http.HttpServerResponse resp = rc.response();
+            if (!resp.ended() && !resp.closed() && !resp.headWritten()) {
+                resp.setStatusCode(400)
+                        .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                        .putHeader(HttpHeaders.CONNECTION, "close")
+                        .end(json(new Problem("urn:readpast:problem:incomplete-request", "Bad Request", 400,
+                                "The request body could not be read: its chunked framing is broken, or it ended early.",
+                                rc.normalizedPath())));
             }
         });
     }

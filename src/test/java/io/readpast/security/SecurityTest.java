@@ -350,6 +350,7 @@ class SecurityTest {
         }
         roleByEndpointMatrix();
         List<String> everything = new ArrayList<>(LOGS);
+        everything.addAll(io.readpast.TestDb.artifactLog());   // the packaged artifact's own log, in an IT
         synchronized (BODIES) {
             everything.addAll(BODIES);
         }

@@ -5,7 +5,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.core.Wakeups;
 import io.readpast.store.Database;
-import io.readpast.store.JdbcJobStore;
+import io.readpast.store.jdbc.JdbcStores;
 import io.readpast.store.Stmt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,14 +42,14 @@ class AckClaimTest {
     Wakeups wakeups = TestDb.bean(Wakeups.class);
 
     Http http;
-    JdbcJobStore store;
+    JdbcStores store;
 
     @BeforeEach
     void setUp() {
         TestDb.clean();
         http = new Http(base);
         // in-process only (the integration tests run the broker apart, and skip what needs it)
-        store = database == null ? null : (JdbcJobStore) database.start();
+        store = database == null ? null : database.start();
     }
 
     private void enqueue(String queue, int n) {

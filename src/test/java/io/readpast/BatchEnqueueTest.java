@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.store.Database;
-import io.readpast.store.JdbcJobStore;
+import io.readpast.store.jdbc.JdbcStores;
 import io.readpast.store.Stmt;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,7 +50,7 @@ class BatchEnqueueTest {
     @Test
     void aThousandJobsAreOneStatementAndComeBackInOrder() {
         assumeTrue(TestDb.jsonStringsUnescaped(), "Babelfish returns JSON string members still escaped (OPENJSON defect): batch payloads and results");
-        JdbcJobStore store = (JdbcJobStore) database.start();
+        JdbcStores store = database.start();
         List<Map<String, Object>> jobs = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             jobs.add(Map.of("queue", "bulk-" + (i % 3), "type", "t", "payload", Map.of("i", i)));

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.store.Database;
-import io.readpast.store.JdbcJobStore;
+import io.readpast.store.jdbc.JdbcStores;
 import io.readpast.store.Stmt;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,13 +35,13 @@ class ClaimPathTest {
     Database database;
 
     Http http;
-    JdbcJobStore store;
+    JdbcStores store;
 
     @BeforeEach
     void setUp() {
         TestDb.clean();
         http = new Http(base);
-        store = (JdbcJobStore) database.start();
+        store = database.start();
     }
 
     private JsonNode claim(List<String> queues, int limit) {

@@ -1,8 +1,8 @@
 package io.readpast;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.readpast.core.Housekeeping;
-import io.readpast.store.JobStore;
+import io.readpast.core.HousekeepingTask;
+import io.readpast.store.MaintenanceStore;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,10 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class HousekeepingTest {
 
     @Inject
-    Housekeeping housekeeping;
+    HousekeepingTask housekeeping;
 
     @Inject
-    JobStore store;
+    MaintenanceStore store;
 
     @BeforeEach
     void clean() {

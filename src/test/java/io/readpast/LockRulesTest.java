@@ -5,7 +5,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.config.Engine;
 import io.readpast.store.Database;
-import io.readpast.store.JdbcJobStore;
+import io.readpast.store.jdbc.JdbcStores;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,7 +62,7 @@ class LockRulesTest {
         http = new Http(base);
     }
 
-    private JdbcJobStore store() {
+    private JdbcStores store() {
         return database.start();
     }
 
@@ -272,7 +272,7 @@ class LockRulesTest {
         ExecutorService sweeper = Executors.newSingleThreadExecutor();
         Future<?> s = sweeper.submit(() -> {
             while (!stop.get()) {
-                store().jobExpirePending(20);
+                store().maintenance().jobExpirePending(20);
             }
             return null;
         });

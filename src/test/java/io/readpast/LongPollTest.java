@@ -6,7 +6,7 @@ import io.readpast.config.Engine;
 import io.readpast.core.JobAnnouncer;
 import io.readpast.core.Wakeups;
 import io.readpast.store.Database;
-import io.readpast.store.JdbcJobStore;
+import io.readpast.store.jdbc.JdbcStores;
 import io.readpast.store.Stmt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -179,7 +179,7 @@ class LongPollTest {
     @Test
     @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void aBusyQueueDoesNotMakeTheWaitersOfAQuietQueueClaimAgain() throws Exception {
-        JdbcJobStore store = (JdbcJobStore) database.start();
+        JdbcStores store = database.start();
         int before = wakeups.waiting();
         List<CompletableFuture<Http.Reply>> quiet = new ArrayList<>();
         pool = Executors.newFixedThreadPool(20);
@@ -228,7 +228,7 @@ class LongPollTest {
     @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void hundredIdleLongPollsCostNoStatementAndTheIdleInstanceUnderHalfAStatementASecond() throws Exception {
         assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "SQL Server has no NOTIFY: its due poll runs while claims wait");
-        JdbcJobStore store = (JdbcJobStore) database.start();
+        JdbcStores store = database.start();
         int before = wakeups.waiting();
         List<CompletableFuture<Http.Reply>> claims = new ArrayList<>();
         pool = Executors.newFixedThreadPool(100);
@@ -270,7 +270,7 @@ class LongPollTest {
     @Test
     @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void longPollsOnAMistypedQueueDoNotAskTheDatabaseAtEveryAnswer() {
-        JdbcJobStore store = (JdbcJobStore) database.start();
+        JdbcStores store = database.start();
         String typo = "lp-typo-" + System.nanoTime();
         long before = store.statementsExecuted(Stmt.QUEUE_FIND);
         for (int i = 0; i < 20; i++) {

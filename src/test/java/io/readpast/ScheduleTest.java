@@ -2,7 +2,7 @@ package io.readpast;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.core.ScheduleFirer;
-import io.readpast.core.ScheduleSweeper;
+import io.readpast.core.ScheduleFiring;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ScheduleTest {
 
     /** In process only: null against the packaged artifact (the tests that need it are disabled there). */
-    ScheduleSweeper sweeper = TestDb.bean(ScheduleSweeper.class);
+    ScheduleFiring sweeper = TestDb.bean(ScheduleFiring.class);
 
 
     @BeforeEach

@@ -1,9 +1,10 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.readpast.core.Broker;
+import io.readpast.core.Leases;
 import io.readpast.core.BrokerException;
 import io.readpast.store.CompleteItem;
 
@@ -83,9 +84,9 @@ final class AckItems {
     }
 
     /** All answers in item order: the broker's for the valid items, the refusals for the others. */
-    List<Responses.ItemResult> answers(List<Broker.Completion> done) {
+    List<Responses.ItemResult> answers(List<Leases.Completion> done) {
         for (int k = 0; k < done.size(); k++) {
-            Broker.Completion c = done.get(k);
+            Leases.Completion c = done.get(k);
             int i = validIndex.get(k);
             results[i] = c.error() == null
                     ? new Responses.ItemResult(i, Long.toString(c.id()), 200, null, null)

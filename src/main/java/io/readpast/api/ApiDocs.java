@@ -1,5 +1,7 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
+
 /**
  * Constants for the OpenAPI annotations: media types, the names of the reusable error
  * responses that {@link OpenApiDefinition} defines under {@code components/responses}, and the

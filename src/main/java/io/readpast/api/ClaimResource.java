@@ -1,7 +1,9 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import io.readpast.config.ReadpastConfig;
-import io.readpast.core.Broker;
+import io.readpast.core.Leases;
+import io.readpast.core.Queues;
 import io.readpast.core.LongPollClaims;
 import io.readpast.store.JobRow;
 import io.smallrye.common.annotation.RunOnVirtualThread;
@@ -40,16 +42,16 @@ public class ClaimResource {
     private final ReadpastConfig config;
     private final Caller caller;
     private final LongPollClaims claims;
-    private final Broker broker;
+    private final Queues queueBook;
     private final com.fasterxml.jackson.databind.ObjectMapper mapper;
     private final JobBodies bodies;
 
-    public ClaimResource(ReadpastConfig config, Caller caller, LongPollClaims claims, Broker broker,
+    public ClaimResource(ReadpastConfig config, Caller caller, LongPollClaims claims, Queues queueBook,
                          com.fasterxml.jackson.databind.ObjectMapper mapper, JobBodies bodies) {
         this.config = config;
         this.caller = caller;
         this.claims = claims;
-        this.broker = broker;
+        this.queueBook = queueBook;
         this.mapper = mapper;
         this.bodies = bodies;
     }
@@ -123,34 +125,23 @@ public class ClaimResource {
         int limit = Validate.range("limit", b.limit(), 1, 1, config.limits().claimMax());
         Integer lease = Validate.optionalRange("leaseSeconds", b.leaseSeconds(),
                 config.limits().leaseMinSeconds(), config.limits().leaseMaxSeconds());
-        var queues = Validate.queueList("queues", b.queues());
-        var scope = caller.queueScope();
-        if (scope != null) {
-            // a queue-scoped key claims only from its queues: all of them by default
-            if (queues == null) {
-                queues = List.copyOf(scope);
-            }
-            for (String q : queues) {
-                if (!scope.contains(q)) {
-                    throw BrokerException.forbiddenQueue(q);
-                }
-            }
-        }
+        // a queue-scoped key claims only from its queues: all of them by default
+        var queues = caller.requireQueues(Validate.queueList("queues", b.queues()));
         int wait = Validate.range("waitSeconds", b.waitSeconds(), 0, 0, 30);
         if (b.ack() == null) {
             List<JobRow> jobs = claims.claim(workerId, queues, limit, lease, caller.name(), wait);
             return new Responses.Claimed(jobs.stream().map(JobView::withLease).toList(),
-                    jobs.isEmpty() ? broker.unknownQueues(queues, workerId) : List.of(), null);
+                    jobs.isEmpty() ? queueBook.unknown(queues, workerId) : List.of(), null);
         }
         if (b.ack().size() > config.limits().batchMax()) {
             throw BrokerException.invalid("'ack' must hold at most " + config.limits().batchMax() + " items.");
         }
         AckItems acks = AckItems.parse(b.ack(), mapper, config.limits().payloadMaxBytes());
         acks.withhold(bodies.outOfScope(acks.valid().stream().map(io.readpast.store.CompleteItem::id).toList()));
-        io.readpast.core.Broker.AckAndClaim done = claims.claim(acks.valid(), workerId, queues, limit, lease,
+        Leases.AckAndClaim done = claims.claim(acks.valid(), workerId, queues, limit, lease,
                 caller.name(), wait);
         List<JobRow> jobs = done.jobs();
         return new Responses.Claimed(jobs.stream().map(JobView::withLease).toList(),
-                jobs.isEmpty() ? broker.unknownQueues(queues, workerId) : List.of(), acks.answers(done.acks()));
+                jobs.isEmpty() ? queueBook.unknown(queues, workerId) : List.of(), acks.answers(done.acks()));
     }
 }

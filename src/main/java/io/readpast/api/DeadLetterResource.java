@@ -1,7 +1,8 @@
 package io.readpast.api;
 
 import io.readpast.config.ReadpastConfig;
-import io.readpast.core.Broker;
+import io.readpast.core.Operations;
+import io.readpast.store.DeadFilter;
 import io.readpast.store.JobRow;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -24,11 +25,11 @@ import java.util.List;
 @Produces(MediaType.APPLICATION_JSON)
 public class DeadLetterResource {
 
-    private final Broker broker;
+    private final Operations operations;
     private final ReadpastConfig config;
 
-    public DeadLetterResource(Broker broker, ReadpastConfig config) {
-        this.broker = broker;
+    public DeadLetterResource(Operations operations, ReadpastConfig config) {
+        this.operations = operations;
         this.config = config;
     }
 
@@ -59,10 +60,10 @@ public class DeadLetterResource {
                     example = "42")
             @QueryParam("after") String after) {
         int pageSize = Validate.queryInt("limit", limit, 50, 1, config.limits().pageMax());
-        List<JobRow> rows = broker.deadLetters(
+        List<JobRow> rows = operations.deadLetters(new DeadFilter(
                 queue == null ? null : Validate.queueName("queue", queue),
                 type == null ? null : Validate.typeName(type),
-                Validate.cursor(after), pageSize);
+                Validate.cursor(after), pageSize));
         return Responses.Page.of(rows, pageSize);
     }
 }

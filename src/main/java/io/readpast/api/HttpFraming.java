@@ -1,5 +1,6 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,9 +1,11 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readpast.config.ReadpastConfig;
-import io.readpast.core.Broker;
+import io.readpast.core.Enqueuer;
+import io.readpast.core.Operations;
 import io.readpast.core.BrokerException;
 import io.readpast.security.Caller;
 import io.readpast.store.Json;
@@ -28,12 +30,14 @@ public class JobBodies {
 
     private final ReadpastConfig config;
     private final Caller caller;
-    private final Broker broker;
+    private final Operations operations;
+    private final Enqueuer enqueuer;
 
-    public JobBodies(ReadpastConfig config, Caller caller, Broker broker) {
+    public JobBodies(ReadpastConfig config, Caller caller, Operations operations, Enqueuer enqueuer) {
         this.config = config;
         this.caller = caller;
-        this.broker = broker;
+        this.operations = operations;
+        this.enqueuer = enqueuer;
     }
 
     /**
@@ -47,7 +51,7 @@ public class JobBodies {
         if (scope == null || ids.isEmpty()) {
             return java.util.Set.of();
         }
-        java.util.Map<Long, String> queues = broker.queuesOf(ids);
+        java.util.Map<Long, String> queues = operations.queuesOf(ids);
         java.util.Set<Long> out = new java.util.HashSet<>();
         for (Long id : ids) {
             String q = queues.get(id);
@@ -101,11 +105,9 @@ public class JobBodies {
     }
 
     /** Validates one enqueue request and turns it into the broker's command. */
-    Broker.NewJobRequest toNewJob(Requests.Enqueue b) {
+    Enqueuer.NewJobRequest toNewJob(Requests.Enqueue b) {
         String queue = Validate.queueName("queue", b.queue());
-        if (!caller.mayUseQueue(queue)) {
-            throw BrokerException.forbiddenQueue(queue);
-        }
+        caller.requireQueue(queue);
         String type = Validate.typeName(b.type());
         String payload = b.payload() == null ? "null" : jsonText("payload", b.payload());
         int priority = b.priority() == null ? 0 : b.priority();
@@ -128,29 +130,17 @@ public class JobBodies {
                 throw BrokerException.invalid("'runAt' must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z.");
             }
         }
-        String tags = tagsJson(b.tags());
+        String tags = Validate.tagsJson("tags", b.tags());
         Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
         String key = Validate.idempotencyKey(b.idempotencyKey());
         String webhookUrl = io.readpast.webhook.WebhookUrls.check("webhookUrl", b.webhookUrl(), config.webhooks());
         Instant expiresAt = JobOptions.expiresAt(b.expiresAt(), runAt);
-        broker.requireFutureExpiry(expiresAt);
-        return new Broker.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
+        enqueuer.requireFutureExpiry(expiresAt);
+        return new Enqueuer.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
                 delaySeconds * 1000, caller.name(), webhookUrl, expiresAt,
                 JobOptions.uniqueFor(b.uniqueFor()), Validate.text("groupKey", b.groupKey(), Validate.NAME_MAX, false));
     }
 
-    String tagsJson(List<String> tags) {
-        if (tags == null) {
-            return null;
-        }
-        if (tags.size() > 50) {
-            throw BrokerException.invalid("'tags' may hold at most 50 tags.");
-        }
-        for (int i = 0; i < tags.size(); i++) {
-            Validate.text("tags[" + i + "]", tags.get(i), 100, true);
-        }
-        return Json.write(tags);
-    }
 
     String progressJson(Requests.Progress progress) {
         if (progress == null) {

@@ -3,7 +3,7 @@ package io.readpast.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.readpast.config.ReadpastConfig;
-import io.readpast.core.Broker;
+import io.readpast.core.Leases;
 import io.readpast.core.BrokerException;
 import io.readpast.security.Allowed;
 import io.readpast.security.Caller;
@@ -21,15 +21,15 @@ import java.util.List;
  */
 public class JobLeaseResource implements JobLeaseApi {
 
-    private final Broker broker;
+    private final Leases leases;
     private final ReadpastConfig config;
     private final ObjectMapper mapper;
     private final Caller caller;
     private final JobBodies bodies;
 
-    public JobLeaseResource(Broker broker, ReadpastConfig config, ObjectMapper mapper, Caller caller,
+    public JobLeaseResource(Leases leases, ReadpastConfig config, ObjectMapper mapper, Caller caller,
                             JobBodies bodies) {
-        this.broker = broker;
+        this.leases = leases;
         this.config = config;
         this.mapper = mapper;
         this.caller = caller;
@@ -65,9 +65,9 @@ public class JobLeaseResource implements JobLeaseApi {
             }
         }
         validIndex = validInScope;
-        List<Broker.Completion> done = broker.completeMany(valid, caller.name());
+        List<Leases.Completion> done = leases.completeMany(valid, caller.name());
         for (int k = 0; k < done.size(); k++) {
-            Broker.Completion c = done.get(k);
+            Leases.Completion c = done.get(k);
             int i = validIndex.get(k);
             results[i] = c.error() == null
                     ? new Responses.ItemResult(i, Long.toString(c.id()), 200, null, null)
@@ -85,7 +85,7 @@ public class JobLeaseResource implements JobLeaseApi {
         String leaseId = Validate.leaseId(b.leaseId());
         Integer lease = Validate.optionalRange("leaseSeconds", b.leaseSeconds(),
                 config.limits().leaseMinSeconds(), config.limits().leaseMaxSeconds());
-        JobRow row = broker.heartbeat(jobId, leaseId, lease, bodies.progressJson(b.progress()));
+        JobRow row = leases.heartbeat(jobId, leaseId, lease, bodies.progressJson(b.progress()));
         return new Responses.HeartbeatAck(Long.toString(row.id()),
                 io.readpast.core.JobStatus.of(row).name(), row.leaseExpiresAt(), row.cancelRequested());
     }
@@ -98,7 +98,7 @@ public class JobLeaseResource implements JobLeaseApi {
         bodies.requireInScope(jobId);
         String leaseId = Validate.leaseId(b.leaseId());
         String result = b.result() == null ? null : bodies.jsonText("result", b.result());
-        return JobView.of(broker.complete(jobId, leaseId, result, caller.name()));
+        return JobView.of(leases.complete(jobId, leaseId, result, caller.name()));
     }
 
     @Allowed(Role.WORKER)
@@ -115,7 +115,7 @@ public class JobLeaseResource implements JobLeaseApi {
         Validate.noControlCharacters("error", error);
         Long after = Validate.optionalRange("retryAfterSeconds", b.retryAfterSeconds(), 0L, JobBodies.MAX_DELAY_SECONDS);
         boolean retryable = b.retryable() == null || b.retryable();
-        return JobView.of(broker.fail(jobId, leaseId, error, retryable, after == null ? null : Duration.ofSeconds(after),
+        return JobView.of(leases.fail(jobId, leaseId, error, retryable, after == null ? null : Duration.ofSeconds(after),
                 caller.name()));
     }
 
@@ -125,6 +125,6 @@ public class JobLeaseResource implements JobLeaseApi {
         long jobId = Validate.jobId(id);
         String leaseId = Validate.leaseId(Validate.body(body).leaseId());
         bodies.requireInScope(jobId);
-        return JobView.of(broker.release(jobId, leaseId, caller.name()));
+        return JobView.of(leases.release(jobId, leaseId, caller.name()));
     }
 }

@@ -1,5 +1,6 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;

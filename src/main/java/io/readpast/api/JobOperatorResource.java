@@ -1,7 +1,7 @@
 package io.readpast.api;
 
 import io.readpast.config.ReadpastConfig;
-import io.readpast.core.Broker;
+import io.readpast.core.Operations;
 import io.readpast.security.Caller;
 import io.readpast.store.JobFilter;
 import io.readpast.store.JobRow;
@@ -15,13 +15,13 @@ import java.util.List;
  */
 public class JobOperatorResource implements JobOperatorApi {
 
-    private final Broker broker;
+    private final Operations operations;
     private final ReadpastConfig config;
     private final Caller caller;
     private final JobBodies bodies;
 
-    public JobOperatorResource(Broker broker, ReadpastConfig config, Caller caller, JobBodies bodies) {
-        this.broker = broker;
+    public JobOperatorResource(Operations operations, ReadpastConfig config, Caller caller, JobBodies bodies) {
+        this.operations = operations;
         this.config = config;
         this.caller = caller;
         this.bodies = bodies;
@@ -37,13 +37,13 @@ public class JobOperatorResource implements JobOperatorApi {
                 Validate.statuses(status),
                 tag == null ? null : Validate.text("tag", tag, 100, true),
                 cursor, pageSize);
-        List<JobRow> rows = broker.list(filter);
+        List<JobRow> rows = operations.list(filter);
         return Responses.Page.of(rows, pageSize);
     }
 
     @Override
     public JobView cancel(String id) {
-        return JobView.of(broker.cancel(Validate.jobId(id), caller.name()));
+        return JobView.of(operations.cancel(Validate.jobId(id), caller.name()));
     }
 
     @Override
@@ -51,12 +51,12 @@ public class JobOperatorResource implements JobOperatorApi {
         long jobId = Validate.jobId(id);
         String payload = body == null || body.payload() == null || body.payload().isNull()
                 ? null : bodies.jsonText("payload", body.payload());
-        return JobView.of(broker.requeue(jobId, payload, caller.name()));
+        return JobView.of(operations.requeue(jobId, payload, caller.name()));
     }
 
     @Override
     public Response purge(String id) {
-        broker.purge(Validate.jobId(id), caller.name());
+        operations.purge(Validate.jobId(id), caller.name());
         return Response.noContent().build();
     }
 }

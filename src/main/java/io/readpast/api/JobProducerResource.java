@@ -3,7 +3,8 @@ package io.readpast.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.readpast.config.ReadpastConfig;
-import io.readpast.core.Broker;
+import io.readpast.core.Enqueuer;
+import io.readpast.core.Operations;
 import io.readpast.core.BrokerException;
 import io.readpast.security.Allowed;
 import io.readpast.security.Caller;
@@ -21,15 +22,17 @@ import java.util.List;
  */
 public class JobProducerResource implements JobProducerApi {
 
-    private final Broker broker;
+    private final Enqueuer enqueuer;
+    private final Operations operations;
     private final ReadpastConfig config;
     private final ObjectMapper mapper;
     private final Caller caller;
     private final JobBodies bodies;
 
-    public JobProducerResource(Broker broker, ReadpastConfig config, ObjectMapper mapper, Caller caller,
+    public JobProducerResource(Enqueuer enqueuer, Operations operations, ReadpastConfig config, ObjectMapper mapper, Caller caller,
                                JobBodies bodies) {
-        this.broker = broker;
+        this.enqueuer = enqueuer;
+        this.operations = operations;
         this.config = config;
         this.mapper = mapper;
         this.caller = caller;
@@ -39,7 +42,7 @@ public class JobProducerResource implements JobProducerApi {
     @Allowed(Role.PRODUCER)
     @Override
     public Response enqueue(Requests.Enqueue body, String prefer) {
-        Broker.Enqueued e = broker.enqueue(bodies.toNewJob(Validate.body(body)));
+        Enqueuer.Enqueued e = enqueuer.enqueue(bodies.toNewJob(Validate.body(body)));
         boolean minimal = minimal(prefer);
         Object entity = minimal ? Responses.Minimal.of(e.job()) : JobView.of(e.job());
         Response.ResponseBuilder r = e.created()
@@ -69,11 +72,11 @@ public class JobProducerResource implements JobProducerApi {
         Validate.batchSize("jobs", items, config.limits().batchMax());
         Responses.ItemResult[] results = new Responses.ItemResult[items.size()];
         List<Integer> validIndex = new ArrayList<>();
-        List<Broker.NewJobRequest> valid = JobBodies.parseItems(items, "Each job", results, validIndex,
+        List<Enqueuer.NewJobRequest> valid = JobBodies.parseItems(items, "Each job", results, validIndex,
                 node -> bodies.toNewJob(mapper.treeToValue(node, Requests.Enqueue.class)));
-        List<Broker.Enqueued> done = valid.isEmpty() ? List.of() : broker.enqueueMany(valid);
+        List<Enqueuer.Enqueued> done = valid.isEmpty() ? List.of() : enqueuer.enqueueMany(valid);
         for (int k = 0; k < done.size(); k++) {
-            Broker.Enqueued e = done.get(k);
+            Enqueuer.Enqueued e = done.get(k);
             int i = validIndex.get(k);
             results[i] = e.error() != null
                     ? JobBodies.refused(i, null, e.error())
@@ -88,7 +91,7 @@ public class JobProducerResource implements JobProducerApi {
     @Override
     public JobView get(String id) {
         long jobId = Validate.jobId(id);
-        JobRow row = broker.get(jobId);
+        JobRow row = operations.get(jobId);
         if (!caller.mayUseQueue(row.queue())) {
             // a queue-scoped key cannot tell other queues' jobs from missing ones
             throw BrokerException.jobNotFound(jobId);

@@ -1,5 +1,7 @@
 package io.readpast.api;
 
+import io.readpast.core.JobRules;
+import io.readpast.http.Problem;
 import io.readpast.core.BrokerException;
 import io.readpast.security.ApiKeys;
 import io.readpast.security.Caller;
@@ -77,7 +79,7 @@ public class KeyResource {
     public Response create(Requests.CreateKey body) {
         Requests.CreateKey b = Validate.body(body);
         String name = b.name();
-        if (name == null || !ApiKeys.NAME.matcher(name).matches()) {
+        if (!JobRules.isKeyName(name)) {
             throw BrokerException.invalid("'name' must be 1-100 letters, digits and . _ @ - "
                     + "(starting with a letter or digit).");
         }
@@ -142,7 +144,7 @@ public class KeyResource {
                     examples = @ExampleObject(name = "configured", value = ApiDocs.PROBLEM_KEY_CONFIGURED)))
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Response delete(@Parameter(description = KEY_NAME_PARAM, example = "mailer") @PathParam("name") String name) {
-        ApiKeys.Deletion outcome = name != null && ApiKeys.NAME.matcher(name).matches()
+        ApiKeys.Deletion outcome = JobRules.isKeyName(name)
                 ? keys.delete(name, caller.name()) : ApiKeys.Deletion.NOT_FOUND;
         return switch (outcome) {
             case DELETED -> Response.noContent().build();

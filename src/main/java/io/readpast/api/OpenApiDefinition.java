@@ -1,5 +1,6 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import jakarta.ws.rs.core.Application;
 import org.eclipse.microprofile.openapi.annotations.Components;
 import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;

@@ -35,9 +35,9 @@ import java.util.Set;
 @OpenApiFilter(stages = OpenApiFilter.RunStage.BUILD)
 public class OpenApiRules implements OASFilter {
 
-    static final String QUEUE_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._:-]*$";
-    static final String TYPE_PATTERN = "^[A-Za-z0-9_][A-Za-z0-9._:/$-]*$";
-    static final String KEY_NAME_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._@-]*$";
+    static final String QUEUE_PATTERN = io.readpast.core.JobRules.QUEUE_PATTERN;
+    static final String TYPE_PATTERN = io.readpast.core.JobRules.TYPE_PATTERN;
+    static final String KEY_NAME_PATTERN = io.readpast.core.JobRules.KEY_NAME_PATTERN;
     /** 1+ characters, none a control character (as {@link Validate#text} checks; blank is refused too). */
     static final String NO_CONTROL_PATTERN = "^[^\\u0000-\\u001F\\u007F-\\u009F]+$";
     static final String UUID_PATTERN =

@@ -1,5 +1,6 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -63,14 +64,14 @@ public class ProblemMappers {
         if (e.kind() == StoreException.Kind.UNAVAILABLE || e.kind() == StoreException.Kind.TRANSIENT) {
             LOG.warnf("Database unavailable for %s: %s", path(uri), e.getMessage());
             Response r = Problem.response(503, "database-unavailable", "Service unavailable",
-                    "The database cannot take this right now (" + refusal(e) + "); nothing was done, retry shortly.",
+                    "The database cannot take this right now (" + e.refusal() + "); nothing was done, retry shortly.",
                     path(uri));
             return Response.fromResponse(r).header("Retry-After", "2").build();
         }
         if (e.kind() == StoreException.Kind.REFUSED) {
             LOG.errorf("The database refused %s: %s", path(uri), e.getMessage());
             Response r = Problem.response(503, "database-refused", "Service unavailable",
-                    "The database refused this (" + refusal(e) + "); nothing was done. An operator must fix the "
+                    "The database refused this (" + e.refusal() + "); nothing was done. An operator must fix the "
                             + "database login's privileges; retry afterwards.", path(uri));
             return Response.fromResponse(r).header("Retry-After", "30").build();
         }
@@ -152,21 +153,6 @@ public class ProblemMappers {
             }
         }
         return false;
-    }
-
-    /** The database's own code for a failure: SQLSTATE, and SQL Server's error number. */
-    static String refusal(StoreException e) {
-        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
-            if (t instanceof java.sql.SQLException s) {
-                String state = s.getSQLState() == null ? "" : "SQLSTATE " + s.getSQLState();
-                String number = s.getErrorCode() != 0 ? "error " + s.getErrorCode() : "";
-                String both = (state + (state.isEmpty() || number.isEmpty() ? "" : ", ") + number).strip();
-                if (!both.isEmpty()) {
-                    return both;
-                }
-            }
-        }
-        return "no connection";
     }
 
     private static String path(UriInfo uri) {

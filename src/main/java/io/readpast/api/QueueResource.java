@@ -1,7 +1,8 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import io.readpast.config.ReadpastConfig;
-import io.readpast.core.Broker;
+import io.readpast.core.Queues;
 import io.readpast.store.QueueSettings;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -29,12 +30,12 @@ public class QueueResource {
 
     private static final long DAY = 24 * 3600;
 
-    private final Broker broker;
+    private final Queues queues;
     private final ReadpastConfig config;
     private final io.readpast.security.Caller caller;
 
-    public QueueResource(Broker broker, ReadpastConfig config, io.readpast.security.Caller caller) {
-        this.broker = broker;
+    public QueueResource(Queues queues, ReadpastConfig config, io.readpast.security.Caller caller) {
+        this.queues = queues;
         this.config = config;
         this.caller = caller;
     }
@@ -80,7 +81,7 @@ public class QueueResource {
                 b.active() == null || b.active(), lease, maxAttempts,
                 base == null ? null : base * 1000, cap == null ? null : cap * 1000, webhookUrl,
                 rateLimit, ratePeriod == null ? null : ratePeriod * 1000L);
-        return Responses.QueueView.of(broker.putQueue(settings, caller.name()));
+        return Responses.QueueView.of(queues.put(settings, caller.name()));
     }
 
     @GET
@@ -99,7 +100,7 @@ public class QueueResource {
     public Responses.QueueList list(@Parameter(description = "true lists inactive queues too; absent: false.",
                                             example = "false", schema = @Schema(type = SchemaType.BOOLEAN))
                                     @jakarta.ws.rs.QueryParam("all") String all) {
-        return new Responses.QueueList(broker.queues(Validate.queryBoolean("all", all, false)).stream()
+        return new Responses.QueueList(queues.list(Validate.queryBoolean("all", all, false)).stream()
                 .map(Responses.QueueView::of).toList());
     }
 
@@ -123,7 +124,7 @@ public class QueueResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Responses.QueueView pause(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
                                      @PathParam("name") String name) {
-        return Responses.QueueView.of(broker.pause(Validate.queueName("name", name), true, caller.name()));
+        return Responses.QueueView.of(queues.pause(Validate.queueName("name", name), true, caller.name()));
     }
 
     @jakarta.ws.rs.POST
@@ -145,7 +146,7 @@ public class QueueResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Responses.QueueView resume(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
                                       @PathParam("name") String name) {
-        return Responses.QueueView.of(broker.pause(Validate.queueName("name", name), false, caller.name()));
+        return Responses.QueueView.of(queues.pause(Validate.queueName("name", name), false, caller.name()));
     }
 
     @GET
@@ -167,6 +168,6 @@ public class QueueResource {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Responses.QueueView get(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
                                    @PathParam("name") String name) {
-        return Responses.QueueView.of(broker.getQueue(Validate.queueName("name", name)));
+        return Responses.QueueView.of(queues.get(Validate.queueName("name", name)));
     }
 }

@@ -1,5 +1,6 @@
 package io.readpast.api;
 
+import io.readpast.core.JobRules;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -19,11 +20,11 @@ public final class Requests {
     @Schema(description = "A job to enqueue.", requiredProperties = {"queue", "type"})
     public record Enqueue(
             @Schema(description = "Queue name, " + ApiDocs.NAME_RULE + " The queue is created on first use.",
-                    pattern = "^[A-Za-z0-9][A-Za-z0-9._:-]*$", maxLength = 200, examples = "emails")
+                    pattern = JobRules.QUEUE_PATTERN, maxLength = 200, examples = "emails")
             String queue,
             @Schema(description = "Job type, for the worker to dispatch on: 1-200 characters of letters, digits and "
                     + ". _ : / $ - (no spaces or control characters).",
-                    pattern = "^[A-Za-z0-9_][A-Za-z0-9._:/$-]*$", maxLength = 200, examples = "send")
+                    pattern = JobRules.TYPE_PATTERN, maxLength = 200, examples = "send")
             String type,
             @Schema(ref = ApiDocs.ANY_VALUE,
                     description = "Any JSON value, handed to the worker as is; at most readpast.limits.payload-max-bytes "
@@ -257,7 +258,7 @@ public final class Requests {
     public record CreateKey(
             @Schema(description = "The key's name, recorded as createdBy/modifiedBy on jobs and in audit log lines: "
                     + "1-100 letters, digits and . _ @ - (starting with a letter or digit); unique among all keys.",
-                    pattern = "^[A-Za-z0-9][A-Za-z0-9._@-]*$", maxLength = 100, examples = "mailer")
+                    pattern = JobRules.KEY_NAME_PATTERN, maxLength = 100, examples = "mailer")
             String name,
             @Schema(description = "One or more of producer, worker, admin (admin may do everything).",
                     minItems = 1, examples = "[\"worker\"]")

@@ -1,5 +1,6 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import io.readpast.store.QueueRow;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 

@@ -1,5 +1,6 @@
 package io.readpast.api;
 
+import io.readpast.core.JobRules;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,11 +21,11 @@ public final class ScheduleBodies {
     @Schema(description = "The job a schedule enqueues at every fire time (as for POST /jobs).",
             requiredProperties = {"queue", "type"})
     public record JobTemplate(
-            @Schema(description = "Queue name, " + ApiDocs.NAME_RULE, pattern = "^[A-Za-z0-9][A-Za-z0-9._:-]*$",
+            @Schema(description = "Queue name, " + ApiDocs.NAME_RULE, pattern = JobRules.QUEUE_PATTERN,
                     maxLength = 200, examples = "reports")
             String queue,
             @Schema(description = "Job type: 1-200 characters of letters, digits and . _ : / $ -.",
-                    pattern = "^[A-Za-z0-9_][A-Za-z0-9._:/$-]*$", maxLength = 200, examples = "daily-report")
+                    pattern = JobRules.TYPE_PATTERN, maxLength = 200, examples = "daily-report")
             String type,
             @Schema(ref = ApiDocs.ANY_VALUE, description = "Any JSON value, the same for every fire; at most "
                     + "readpast.limits.payload-max-bytes (1 MiB by default) of JSON text. Absent means null.",

@@ -1,10 +1,15 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.readpast.store.Json;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.core.BrokerException;
 import io.readpast.core.Cron;
+import io.readpast.core.CatchUp;
+import io.readpast.core.JobRules;
+import io.readpast.core.Overlap;
+import io.readpast.core.ScheduleSpec;
 import io.readpast.core.Schedules;
 import io.readpast.security.Caller;
 import io.readpast.store.ScheduleRow;
@@ -31,7 +36,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /** Recurring schedules: a cron expression in a time zone enqueues a job at every fire time. Admin only. */
@@ -40,8 +44,6 @@ import java.util.regex.Pattern;
 @Consumes(MediaType.APPLICATION_JSON)
 public class ScheduleResource {
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]*");
-    private static final int NAME_MAX = 100;
 
     private final Schedules schedules;
     private final ReadpastConfig config;
@@ -98,8 +100,8 @@ public class ScheduleResource {
             throw BrokerException.invalid("'" + (e.getMessage().contains("time zone") ? "timeZone" : "cron")
                     + "' is not usable: " + e.getMessage() + ".");
         }
-        String overlap = choice("overlap", b.overlap(), "ALLOW", Set.of("ALLOW", "SKIP"));
-        String catchUp = choice("catchUp", b.catchUp(), "LATEST", Set.of("ALL", "LATEST", "NONE"));
+        Overlap overlap = choice("overlap", b.overlap(), Overlap.ALLOW, Overlap.values());
+        CatchUp catchUp = choice("catchUp", b.catchUp(), CatchUp.LATEST, CatchUp.values());
         ScheduleBodies.JobTemplate job = b.job();
         if (job == null) {
             throw BrokerException.invalid("'job' is required: the job template to enqueue at every fire time.");
@@ -107,11 +109,11 @@ public class ScheduleResource {
         String queue = Validate.queueName("job.queue", job.queue());
         String type = Validate.typeName(job.type());
         String payload = job.payload() == null ? "null" : jsonText("job.payload", job.payload());
-        String tags = tagsJson(job.tags());
+        String tags = Validate.tagsJson("job.tags", job.tags());
         Integer maxAttempts = Validate.optionalRange("job.maxAttempts", job.maxAttempts(), 1, 1000);
         int priority = job.priority() == null ? 0 : job.priority();
-        ScheduleRow settings = new ScheduleRow(schedule, b.cron().strip(), zone, queue, type, payload, tags, priority,
-                maxAttempts, overlap, catchUp, Boolean.TRUE.equals(b.paused()), null, null, null, null, null, null, null);
+        ScheduleSpec settings = new ScheduleSpec(schedule, b.cron().strip(), zone, queue, type, payload, tags, priority,
+                maxAttempts, overlap, catchUp, Boolean.TRUE.equals(b.paused()));
         return ScheduleBodies.ScheduleView.of(schedules.put(settings, cron, caller.name()));
     }
 
@@ -235,38 +237,28 @@ public class ScheduleResource {
     }
 
     private static String scheduleName(String value, String field) {
-        if (value == null || value.isEmpty() || value.length() > NAME_MAX || !NAME.matcher(value).matches()) {
-            throw BrokerException.invalid("'" + field + "' must be a schedule name: 1-" + NAME_MAX
+        if (!JobRules.isScheduleName(value)) {
+            throw BrokerException.invalid("'" + field + "' must be a schedule name: 1-" + JobRules.SCHEDULE_NAME_MAX
                     + " characters of letters, digits and . _ : - (starting with a letter or digit).");
         }
         return value;
     }
 
-    private static String choice(String field, String value, String dflt, Set<String> allowed) {
+    private static <E extends Enum<E>> E choice(String field, String value, E dflt, E[] allowed) {
         if (value == null) {
             return dflt;
         }
-        if (!allowed.contains(value)) {
-            throw BrokerException.invalid("'" + field + "' must be one of " + new java.util.TreeSet<>(allowed)
-                    + " (got '" + Validate.printable(value) + "').");
+        for (E e : allowed) {
+            if (e.name().equals(value)) {
+                return e;
+            }
         }
-        return value;
+        throw BrokerException.invalid("'" + field + "' must be one of " + new java.util.TreeSet<>(
+                java.util.Arrays.stream(allowed).map(Enum::name).toList()) + " (got '" + Validate.printable(value) + "').");
     }
 
     private String jsonText(String field, JsonNode node) {
         return JobBodies.jsonText(field, node, config.limits().payloadMaxBytes());
     }
 
-    private static String tagsJson(List<String> tags) {
-        if (tags == null) {
-            return null;
-        }
-        if (tags.size() > 50) {
-            throw BrokerException.invalid("'job.tags' may hold at most 50 tags.");
-        }
-        for (int i = 0; i < tags.size(); i++) {
-            Validate.text("job.tags[" + i + "]", tags.get(i), 100, true);
-        }
-        return Json.write(tags);
-    }
 }

@@ -1,6 +1,6 @@
 package io.readpast.api;
 
-import io.readpast.core.Broker;
+import io.readpast.core.Operations;
 import io.readpast.core.JobStatus;
 import io.readpast.store.JobStore;
 import jakarta.ws.rs.Consumes;
@@ -32,10 +32,10 @@ public class StatsResource {
     static final int BUCKET_SECONDS = 60;
     static final int MINUTES_MAX = 1440;
 
-    private final Broker broker;
+    private final Operations operations;
 
-    public StatsResource(Broker broker) {
-        this.broker = broker;
+    public StatsResource(Operations operations) {
+        this.operations = operations;
     }
 
     @GET
@@ -65,7 +65,7 @@ public class StatsResource {
                     example = "60")
             @QueryParam("minutes") String minutes) {
         int window = Validate.queryInt("minutes", minutes, 60, 1, MINUTES_MAX);
-        JobStore.Throughput t = broker.throughput(queue == null ? null : Validate.queueName("queue", queue), window);
+        JobStore.Throughput t = operations.throughput(queue == null ? null : Validate.queueName("queue", queue), window);
         Counter total = new Counter(window);
         Map<String, Counter> byQueue = new TreeMap<>();
         for (JobStore.Throughput.Count c : t.counts()) {

@@ -1,6 +1,7 @@
 package io.readpast.api;
 
 import io.readpast.core.BrokerException;
+import io.readpast.core.JobRules;
 
 import java.util.List;
 import java.util.UUID;
@@ -9,9 +10,7 @@ import java.util.regex.Pattern;
 /** Input checks shared by the resources; each failure is a 400 that names the field. */
 final class Validate {
 
-    static final int NAME_MAX = 200;
-    private static final Pattern QUEUE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]*");
-    private static final Pattern TYPE = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._:/$-]*");
+    static final int NAME_MAX = JobRules.NAME_MAX;
     private static final Pattern UUID_TEXT =
             Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
@@ -27,18 +26,30 @@ final class Validate {
 
     static String queueName(String field, String value) {
         required(field, value);
-        if (value.length() > NAME_MAX || !QUEUE.matcher(value).matches()) {
-            throw BrokerException.invalid("'" + field + "' must be 1-" + NAME_MAX
-                    + " characters of letters, digits and . _ : - (starting with a letter or digit).");
+        if (!JobRules.isQueueName(value)) {
+            throw BrokerException.invalid("'" + field + "' must be " + JobRules.QUEUE_RULE);
         }
         return value;
     }
 
+    /** Tags as stored (a JSON array), or null when none are given. */
+    static String tagsJson(String field, List<String> tags) {
+        if (tags == null) {
+            return null;
+        }
+        if (tags.size() > JobRules.TAGS_MAX) {
+            throw BrokerException.invalid("'" + field + "' may hold at most " + JobRules.TAGS_MAX + " tags.");
+        }
+        for (int i = 0; i < tags.size(); i++) {
+            text(field + "[" + i + "]", tags.get(i), JobRules.TAG_MAX, true);
+        }
+        return io.readpast.store.Json.write(tags);
+    }
+
     static String typeName(String value) {
         required("type", value);
-        if (value.length() > NAME_MAX || !TYPE.matcher(value).matches()) {
-            throw BrokerException.invalid("'type' must be 1-" + NAME_MAX
-                    + " characters of letters, digits and . _ : / $ - (no spaces or control characters).");
+        if (!JobRules.isTypeName(value)) {
+            throw BrokerException.invalid("'type' must be " + JobRules.TYPE_RULE);
         }
         return value;
     }

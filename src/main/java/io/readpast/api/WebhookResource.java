@@ -1,5 +1,6 @@
 package io.readpast.api;
 
+import io.readpast.http.Problem;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.readpast.core.BrokerException;
 import io.readpast.config.ReadpastConfig;

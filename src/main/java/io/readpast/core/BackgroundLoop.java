@@ -1,60 +1,44 @@
 package io.readpast.core;
 
+import io.readpast.store.StoreException;
 import org.jboss.logging.Logger;
 
-import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 
 /**
- * A background loop of one instance that sleeps until it has something to do, like the lease
- * sweeper and the due poller (see {@link Timetable}): each pass returns when it next needs to
- * look (a time on the database clock, or null), and the loop sleeps until then, or at most
- * {@code longest}, or until this instance asks it to look earlier ({@link #wakeAt}, {@link #wake}).
- * Idle, it runs one pass per {@code longest}. Runs on a virtual thread.
+ * Runs one {@link BackgroundTask} on a virtual thread: a pass, then sleep until the time the pass
+ * returned, or at most the task's longest sleep, or until someone rings the task's alarm; never
+ * two passes closer than the task's minimum gap.
  */
-public final class BackgroundLoop {
+final class BackgroundLoop {
 
     private static final Logger LOG = Logger.getLogger(BackgroundLoop.class);
-    /** Late by this much rather than early: a look just before the time would find nothing. */
-    private static final long MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
-    /** One pass; returns when the next pass is needed (database clock), or null for "at the latest". */
-    @FunctionalInterface
-    public interface Pass {
-        Instant run() throws Exception;
-    }
-
-    private final String name;
+    private final BackgroundTask task;
     private final Timetable timetable;
-    private final Pass pass;
-    private final Timetable.Alarm alarm = new Timetable.Alarm();
+    private final Timetable.Alarm alarm;
     private final long longestNanos;
     private final long minGapNanos;
     private volatile boolean running;
     private volatile Thread thread;
 
-    /**
-     * @param longest the longest sleep (the loop looks at least this often)
-     * @param minGap  the shortest time between two passes (wake-ups in between are coalesced)
-     */
-    public BackgroundLoop(String name, Timetable timetable, Duration longest, Duration minGap, Pass pass) {
-        this.name = name;
+    BackgroundLoop(BackgroundTask task, Timetable timetable) {
+        this.task = task;
         this.timetable = timetable;
-        this.pass = pass;
-        this.longestNanos = Math.max(1, longest.toNanos());
-        this.minGapNanos = Math.max(0, minGap.toNanos());
+        this.alarm = task.alarm() != null ? task.alarm() : new Timetable.Alarm();
+        this.longestNanos = Math.max(1, task.longest().toNanos());
+        this.minGapNanos = Math.max(0, task.minGap().toNanos());
     }
 
-    public synchronized void start() {
+    synchronized void start() {
         if (running) {
             return;
         }
         running = true;
-        thread = Thread.ofVirtual().name(name).start(this::loop);
+        thread = Thread.ofVirtual().name(task.name()).start(this::loop);
     }
 
-    public void stop() {
+    void stop() {
         running = false;
         Thread t = thread;
         if (t != null) {
@@ -62,31 +46,28 @@ public final class BackgroundLoop {
         }
     }
 
-    /** Look again at once (or after the minimum gap). */
-    public void wake() {
-        alarm.wakeBy(System.nanoTime());
-    }
-
-    /** Look again no later than {@code dbTime} (database clock). */
-    public void wakeAt(Instant dbTime) {
-        alarm.wakeBy(timetable.nanosAt(dbTime) + MARGIN_NANOS);
-    }
-
     private void loop() {
+        try {
+            Thread.sleep(task.firstDelay().toMillis());
+        } catch (InterruptedException e) {
+            return;
+        }
         while (running) {
             long started = System.nanoTime();
             long next = started + longestNanos;
             alarm.arm();
             try {
-                Instant at = pass.run();
+                Instant at = task.pass();
                 if (at != null) {
-                    long n = timetable.nanosAt(at) + MARGIN_NANOS;
+                    long n = timetable.nanosAt(at) + Timetable.MARGIN_NANOS;
                     next = n - next < 0 ? n : next;
                 }
             } catch (InterruptedException e) {
                 return;
+            } catch (StoreException e) {
+                LOG.warnf("%s skipped a pass: %s", task.name(), e.getMessage());
             } catch (Exception e) {
-                LOG.warnf("%s skipped a pass: %s", name, e.getMessage());
+                LOG.warnf(e, "%s pass failed; it will try again", task.name());
             }
             try {
                 alarm.sleepUntil(next, started + minGapNanos);
@@ -95,4 +76,11 @@ public final class BackgroundLoop {
             }
         }
     }
+
+    /** For tests: whether the loop's thread is alive. */
+    boolean alive() {
+        Thread t = thread;
+        return t != null && t.isAlive();
+    }
+
 }

@@ -17,13 +17,13 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class LongPollClaims {
 
-    private final Broker broker;
+    private final Leases leases;
     private final Wakeups wakeups;
     /** Queue filter -> the wake-up generation at which a claim with that filter found nothing. */
     private final ConcurrentHashMap<String, Long> emptyAt = new ConcurrentHashMap<>();
 
-    public LongPollClaims(Broker broker, Wakeups wakeups) {
-        this.broker = broker;
+    public LongPollClaims(Leases leases, Wakeups wakeups) {
+        this.leases = leases;
         this.wakeups = wakeups;
     }
 
@@ -37,29 +37,29 @@ public class LongPollClaims {
      * the first attempt completes them and claims in one transaction (so the acks are committed
      * before any waiting); later attempts only claim.
      */
-    public Broker.AckAndClaim claim(List<io.readpast.store.CompleteItem> acks, String workerId, List<String> queues,
+    public Leases.AckAndClaim claim(List<io.readpast.store.CompleteItem> acks, String workerId, List<String> queues,
                                     int limit, Integer leaseSeconds, String by, int waitSeconds) {
         long deadline = System.nanoTime() + waitSeconds * 1_000_000_000L;
         String key = queues == null ? "*" : String.join("\u0000", queues.stream().sorted().toList());
         boolean woken = false;
-        List<Broker.Completion> acked = acks.isEmpty() ? List.of() : null;  // null: acks still to send
+        List<Leases.Completion> acked = acks.isEmpty() ? List.of() : null;  // null: acks still to send
         while (true) {
             long generation = wakeups.generation(queues);
             if (acked == null || woken || waitSeconds == 0 || !Objects.equals(emptyAt.get(key), generation)) {
                 List<JobRow> jobs;
                 if (acked == null) {
-                    Broker.AckAndClaim first = broker.ackAndClaim(acks, workerId, queues, limit, leaseSeconds, by);
+                    Leases.AckAndClaim first = leases.ackAndClaim(acks, workerId, queues, limit, leaseSeconds, by);
                     acked = first.acks();
                     jobs = first.jobs();
                 } else {
-                    jobs = broker.claim(workerId, queues, limit, leaseSeconds, by);
+                    jobs = leases.claim(workerId, queues, limit, leaseSeconds, by);
                 }
                 if (!jobs.isEmpty()) {
                     if (jobs.size() >= limit) {
                         // a full batch: there may be more in these queues, let the next waiter look
                         jobs.stream().map(JobRow::queue).distinct().forEach(q -> wakeups.release(q, 1));
                     }
-                    return new Broker.AckAndClaim(acked, jobs);
+                    return new Leases.AckAndClaim(acked, jobs);
                 }
                 if (emptyAt.size() > 10_000) {
                     emptyAt.clear();
@@ -67,13 +67,13 @@ public class LongPollClaims {
                 emptyAt.put(key, generation);
             }
             if (waitSeconds == 0 || System.nanoTime() >= deadline) {
-                return new Broker.AckAndClaim(acked, List.of());
+                return new Leases.AckAndClaim(acked, List.of());
             }
             try {
                 woken = wakeups.await(queues, generation, deadline);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return new Broker.AckAndClaim(acked, List.of());
+                return new Leases.AckAndClaim(acked, List.of());
             }
         }
     }

@@ -1,7 +1,7 @@
 package io.readpast.core;
 
 import io.readpast.store.JobRow;
-import io.readpast.store.JobStore;
+import io.readpast.store.ScheduleStore;
 import io.readpast.store.ScheduleRow;
 import io.readpast.store.StoreException;
 import org.jboss.logging.Logger;
@@ -31,7 +31,7 @@ public final class ScheduleFirer {
     /** The next fire time of a schedule that will never fire again. */
     public static final Instant NEVER = Instant.parse("9999-12-31T23:59:59Z");
 
-    private final JobStore store;
+    private final ScheduleStore store;
     private final int batch;
     private final int catchUpMax;
     private final Duration misfireGrace;
@@ -41,7 +41,7 @@ public final class ScheduleFirer {
     /**
      * @param enqueued told about every job a firing enqueued, after its transaction committed
      */
-    public ScheduleFirer(JobStore store, int batch, int catchUpMax, Duration misfireGrace, int defaultMaxAttempts,
+    public ScheduleFirer(ScheduleStore store, int batch, int catchUpMax, Duration misfireGrace, int defaultMaxAttempts,
                          Consumer<JobRow> enqueued) {
         this.store = store;
         this.batch = Math.max(1, batch);
@@ -83,8 +83,21 @@ public final class ScheduleFirer {
         return total;
     }
 
-    /** Decides the slots to fire for a locked, due schedule, and the next one to wait for. */
+    /**
+     * Decides, for a locked, due schedule, which slots to handle (catch-up), which of them
+     * enqueue a job (overlap), and the next slot to wait for. The store records what it decides.
+     */
     ScheduleRow.FirePlan plan(ScheduleRow.Due due) {
+        Slots slots = slots(due);
+        return new ScheduleRow.FirePlan(Overlap.of(due.schedule().overlap()).decide(slots.at(), due.lastJobLive()),
+                slots.next());
+    }
+
+    /** The slots to handle, in order, and the next one to wait for. */
+    record Slots(List<Instant> at, Instant next) {
+    }
+
+    Slots slots(ScheduleRow.Due due) {
         ScheduleRow s = due.schedule();
         Cron cron;
         try {
@@ -93,24 +106,25 @@ public final class ScheduleFirer {
             // stored expressions were checked; only a changed time-zone database gets here
             LOG.errorf("Schedule %s can no longer be read (%s); it will not fire until it is replaced",
                     s.name(), e.getMessage());
-            return new ScheduleRow.FirePlan(List.of(), NEVER);
+            return new Slots(List.of(), NEVER);
         }
         Instant now = due.dbNow();
         Instant first = s.nextFireAt();
         List<Instant> slots = new ArrayList<>();
-        if ("ALL".equals(s.catchUp())) {
+        CatchUp catchUp = CatchUp.of(s.catchUp());
+        if (catchUp == CatchUp.ALL) {
             Instant t = first;
             while (t != null && !t.isAfter(now) && slots.size() < catchUpMax) {
                 slots.add(t);
                 t = cron.next(t);
             }
-            return new ScheduleRow.FirePlan(slots, t == null ? NEVER : t);
+            return new Slots(slots, t == null ? NEVER : t);
         }
         Instant cutoff = now.minus(misfireGrace);
         Instant onTime = first;
         if (!first.isAfter(cutoff)) {
             // some slots were missed: LATEST fires the most recent of them, NONE none
-            if ("LATEST".equals(s.catchUp())) {
+            if (catchUp == CatchUp.LATEST) {
                 slots.add(latestSlot(cron, first, cutoff));
             }
             onTime = cron.next(cutoff);
@@ -120,7 +134,7 @@ public final class ScheduleFirer {
             slots.add(t);
             t = cron.next(t);
         }
-        return new ScheduleRow.FirePlan(slots, t == null ? NEVER : t);
+        return new Slots(slots, t == null ? NEVER : t);
     }
 
     /** The last slot at or before {@code until}, given that {@code first} is one (and is not after it). */

@@ -1,6 +1,7 @@
 package io.readpast.core;
 
-import io.readpast.store.JobStore;
+import io.readpast.store.MaintenanceStore;
+import io.readpast.store.ScheduleStore;
 import io.readpast.store.ScheduleRow;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -9,18 +10,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Recurring schedules: create, replace, read, pause, resume, delete. Firing is {@link ScheduleSweeper}'s. */
+/** Recurring schedules: create, replace, read, pause, resume, delete. Firing is {@link ScheduleFiring}'s. */
 @ApplicationScoped
 public class Schedules {
 
     private static final Logger LOG = Logger.getLogger(Schedules.class);
 
-    private final JobStore store;
-    private final ScheduleSweeper sweeper;
+    private final ScheduleStore store;
+    private final MaintenanceStore clock;
+    private final TimersTask timers;
 
-    public Schedules(JobStore store, ScheduleSweeper sweeper) {
+    public Schedules(ScheduleStore store, MaintenanceStore clock, TimersTask timers) {
         this.store = store;
-        this.sweeper = sweeper;
+        this.clock = clock;
+        this.timers = timers;
     }
 
     /**
@@ -28,11 +31,11 @@ public class Schedules {
      * now; a schedule that keeps its expression and time zone (and is not paused) keeps its next
      * fire time.
      */
-    public ScheduleRow put(ScheduleRow settings, Cron cron, String by) {
-        Instant next = nextAfter(cron, store.dbNow());
-        ScheduleRow row = store.scheduleUpsert(withNext(settings, next), by);
-        sweeper.wake();
-        LOG.infof("Schedule %s set by %s: %s, job %s/%s, overlap %s, catchUp %s%s", settings.name(), who(by), cron,
+    public ScheduleRow put(ScheduleSpec settings, Cron cron, String by) {
+        Instant next = nextAfter(cron, clock.dbNow());
+        ScheduleRow row = store.scheduleUpsert(row(settings, next), by);
+        timers.wake();
+        LOG.infof("Schedule %s set by %s: %s, job %s/%s, overlap %s, catchUp %s%s", settings.name(), Audit.who(by), cron,
                 settings.queue(), settings.type(), settings.overlap(), settings.catchUp(),
                 settings.paused() ? ", paused" : "");
         return row;
@@ -50,7 +53,7 @@ public class Schedules {
         if (!store.scheduleDelete(name)) {
             throw notFound(name);
         }
-        LOG.infof("Schedule %s deleted by %s", name, who(by));
+        LOG.infof("Schedule %s deleted by %s", name, Audit.who(by));
     }
 
     /** Pauses or resumes; a resumed schedule fires next at its first slot after now (no catch-up of the pause). */
@@ -59,14 +62,14 @@ public class Schedules {
         Instant next = current.nextFireAt();
         if (!paused) {
             try {
-                next = nextAfter(Cron.parse(current.cron(), current.timeZone()), store.dbNow());
+                next = nextAfter(Cron.parse(current.cron(), current.timeZone()), clock.dbNow());
             } catch (Cron.InvalidCron e) {
                 next = ScheduleFirer.NEVER; // unreadable since the time-zone database changed: replace it
             }
         }
         ScheduleRow row = store.scheduleSetPaused(name, paused, next).orElseThrow(() -> notFound(name));
-        sweeper.wake();
-        LOG.infof("Schedule %s %s by %s", name, paused ? "paused" : "resumed", who(by));
+        timers.wake();
+        LOG.infof("Schedule %s %s by %s", name, paused ? "paused" : "resumed", Audit.who(by));
         return row;
     }
 
@@ -95,10 +98,11 @@ public class Schedules {
         return next == null ? ScheduleFirer.NEVER : next;
     }
 
-    private static ScheduleRow withNext(ScheduleRow s, Instant next) {
+    /** The row to store: the settings and the first fire time; the store keeps the rest. */
+    private static ScheduleRow row(ScheduleSpec s, Instant next) {
         return new ScheduleRow(s.name(), s.cron(), s.timeZone(), s.queue(), s.type(), s.payload(), s.tags(),
-                s.priority(), s.maxAttempts(), s.overlap(), s.catchUp(), s.paused(), next, null, null, null, null,
-                null, null);
+                s.priority(), s.maxAttempts(), s.overlap().name(), s.catchUp().name(), s.paused(), next, null, null,
+                null, null, null, null);
     }
 
     private static BrokerException notFound(String name) {

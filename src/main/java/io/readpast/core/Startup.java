@@ -1,20 +1,27 @@
 package io.readpast.core;
 
 import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.PreventFurtherStepsException;
+import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.readpast.security.ApiKeys;
+import io.readpast.config.BaseUrl;
+import io.readpast.config.StartupFailure;
 import io.readpast.store.Database;
-import io.readpast.store.JobStore;
 import io.readpast.store.InstanceChannel;
+import io.readpast.store.StoreException;
+import io.readpast.store.StoreReady;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 /**
- * Brings the broker up: database (connect, migrate, statements), API keys, the lease sweeper and
- * the long-poll machinery (the shared due poll; the engine's channel between instances, if it has one). When the database part fails,
- * start-up stops with one clear log line and exit status 1 (no stack trace: the line says what to fix).
+ * Brings the broker up, in order: the database (connect, migrate, load statements), then what
+ * observes {@link StoreReady} (API keys first, then the features that register with the
+ * timers), then the engine's channel between instances (if it has one), then every
+ * {@link BackgroundTask}. When a part fails, start-up stops with one clear log line and exit
+ * status 1 (no stack trace: the line says what to fix).
  */
 @Singleton
 public class Startup {
@@ -23,32 +30,31 @@ public class Startup {
 
     private volatile InstanceChannel channel;
 
-    void onStart(@Observes StartupEvent event, Database database, ApiKeys keys, DuePoller poller,
-                 LeaseSweeper sweeper, JobAnnouncer announcer, Wakeups wakeups) {
-        JobStore store;
+    void onStart(@Observes StartupEvent event, Database database, Event<StoreReady> ready, DuePollTask duePoll,
+                 BackgroundTasks tasks, JobAnnouncer announcer, Wakeups wakeups) {
         try {
-            store = database.start();
-            keys.init(store);
-        } catch (Database.StartupFailure | io.readpast.store.StoreException e) {
+            database.start();
+            ready.fire(new StoreReady(database.engine()));
+        } catch (StartupFailure | StoreException e) {
             LOG.error("Readpast cannot start: " + e.getMessage());
             if (LaunchMode.current() == LaunchMode.TEST) {
                 throw e;
             }
             // stop here, before the HTTP server is started and reports itself: the line above is
             // the whole story, and the process exits with status 1
-            io.quarkus.runtime.Quarkus.asyncExit(1);
-            throw new io.quarkus.runtime.PreventFurtherStepsException(e.getMessage(), 1);
+            Quarkus.asyncExit(1);
+            throw new PreventFurtherStepsException(e.getMessage(), 1);
         }
+        String base = BaseUrl.get();
         LOG.infof("Readpast is ready for %s: dashboard %s/ui/, API %s/q/swagger-ui, OpenAPI %s/q/openapi",
-                database.engine(), io.readpast.security.ApiKeys.baseUrl(), io.readpast.security.ApiKeys.baseUrl(),
-                io.readpast.security.ApiKeys.baseUrl());
+                database.engine(), base, base, base);
         InstanceChannel channel = database.dialect().openChannel(database.dataSource(), announcer::received,
                 announcer::receivedScheduled,
                 // after (re)connecting, notifications may have been missed: let every waiter look once
                 () -> wakeups.release(null, Integer.MAX_VALUE));
         // without a channel, other instances' enqueues and due times are found only by the due poll
-        poller.start(store, channel != null);
-        sweeper.start();
+        duePoll.channel(channel != null);
+        tasks.start();
         if (channel != null) {
             this.channel = channel;
             announcer.connectRemote(channel::send, channel::sendDue);

@@ -19,20 +19,20 @@ import java.util.concurrent.locks.ReentrantLock;
 public class Timetable {
 
     /** Late by this much rather than early: a check just before the due time would find nothing. */
-    private static final long MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    static final long MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final Alarm due = new Alarm();
     private final Alarm leases = new Alarm();
     /** Database clock minus local clock, in milliseconds, as last observed. */
     private volatile long skewMs;
 
-    /** The due poller's alarm. */
-    Alarm due() {
+    /** The due poll's alarm. */
+    public Alarm due() {
         return due;
     }
 
-    /** The lease sweeper's alarm. */
-    Alarm leases() {
+    /** The lease expiry task's alarm. */
+    public Alarm leases() {
         return leases;
     }
 
@@ -64,7 +64,7 @@ public class Timetable {
     }
 
     /** The System.nanoTime at which the local clock reaches {@code dbTime} on the database clock. */
-    long nanosAt(Instant dbTime) {
+    public long nanosAt(Instant dbTime) {
         long localMs = dbTime.toEpochMilli() - skewMs;
         long inMs = localMs - System.currentTimeMillis();
         // clamp: a time far ahead only needs to be later than any loop's own bound
@@ -77,14 +77,14 @@ public class Timetable {
      * then {@link #sleepUntil} with the time it found; it wakes at the earliest of that time and
      * every {@link #wakeBy} since it armed. Locks, not monitors: loops run on virtual threads.
      */
-    static final class Alarm {
+    public static final class Alarm {
         private final ReentrantLock lock = new ReentrantLock();
         private final Condition changed = lock.newCondition();
         private long wakeAt;
         private boolean requested;
 
         /** Forgets earlier requests: the caller is about to read the state they were about. */
-        void arm() {
+        public void arm() {
             lock.lock();
             try {
                 requested = false;
@@ -94,7 +94,7 @@ public class Timetable {
         }
 
         /** Asks the sleeper to wake no later than {@code nanos} (System.nanoTime). */
-        void wakeBy(long nanos) {
+        public void wakeBy(long nanos) {
             lock.lock();
             try {
                 if (!requested || nanos - wakeAt < 0) {
@@ -111,7 +111,7 @@ public class Timetable {
          * Sleeps until {@code nanos}, or until an earlier requested time, but not before
          * {@code notBefore} (so that a stream of requests cannot make the loop spin).
          */
-        void sleepUntil(long nanos, long notBefore) throws InterruptedException {
+        public void sleepUntil(long nanos, long notBefore) throws InterruptedException {
             lock.lock();
             try {
                 while (true) {

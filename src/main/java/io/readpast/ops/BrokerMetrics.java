@@ -1,5 +1,6 @@
 package io.readpast.ops;
 
+import io.readpast.core.JobEvents;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -17,31 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * and lag gauges per queue (refreshed by {@link QueueGauges}), claim latency and batch size.
  */
 @ApplicationScoped
-public class BrokerMetrics {
-
-    /**
-     * What happened to jobs; each is a counter {@code readpast_jobs_<event>_total{queue}}. A job
-     * that fails is counted once by where it went: FAILED when it goes back for another attempt,
-     * DEAD or CANCELLED when the failure ended it; an expired lease counts EXPIRED as well.
-     */
-    public enum Event {
-        ENQUEUED("Jobs created by enqueues (an idempotent repeat creates none)"),
-        CLAIMED("Jobs leased by claims"),
-        COMPLETED("Jobs that SUCCEEDED"),
-        FAILED("Failures reported by workers that sent the job back for another attempt (a failure that ends "
-                + "the job counts in readpast_jobs_dead_total or readpast_jobs_cancelled_total instead)"),
-        DEAD("Jobs that became DEAD: attempts used up or a non-retryable failure, reported or by lease expiry"),
-        EXPIRED("Leases that expired: the job went back for another attempt, or became DEAD or CANCELLED "
-                + "(counted there too)"),
-        CANCELLED("Jobs that became CANCELLED"),
-        RELEASED("Jobs given back unworked by their worker (no attempt spent)");
-
-        private final String description;
-
-        Event(String description) {
-            this.description = description;
-        }
-    }
+public class BrokerMetrics implements JobEvents {
 
     /** The latest depth and lag of one queue, read by the gauges. */
     record QueueState(double pending, double lagSeconds, double leased, double processing) {
@@ -69,17 +46,19 @@ public class BrokerMetrics {
                 .register(registry);
     }
 
+    @Override
     public void count(Event event, String queue, int n) {
         if (n <= 0 || queue == null) {
             return;
         }
         String name = "readpast.jobs." + event.name().toLowerCase(java.util.Locale.ROOT);
         counters.computeIfAbsent(name + "\u0000" + queue, k -> Counter.builder(name)
-                .description(event.description)
+                .description(event.description())
                 .tag("queue", queue)
                 .register(registry)).increment(n);
     }
 
+    @Override
     public void claimed(long nanos, int jobs) {
         claimTimer.record(Duration.ofNanos(nanos));
         if (jobs > 0) {

@@ -1,9 +1,13 @@
 package io.readpast.security;
 
 import io.readpast.config.ReadpastConfig;
-import io.readpast.store.Database;
-import io.quarkus.scheduler.Scheduled;
-import io.readpast.store.JobStore;
+import io.readpast.config.BaseUrl;
+import io.readpast.core.JobRules;
+import io.readpast.store.ApiKeyStore;
+import io.readpast.store.StoreReady;
+import io.readpast.store.StoredKey;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -46,9 +50,7 @@ public class ApiKeys {
     public static final String GENERATED = "generated";
     public static final String API = "api";
     /** Key names: what READPAST_API_KEYS and POST /keys accept. */
-    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,99}");
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{64}");
-    private static final Pattern QUEUE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,199}");
     /** How often one unknown key may trigger a lookup. */
     private static final long MISS_RECHECK_NANOS = 1_000_000_000L;
     /** Lookups for unknown keys, all keys together, per second at most. */
@@ -57,7 +59,9 @@ public class ApiKeys {
     private final ReadpastConfig config;
     private volatile List<ApiKey> configured = List.of();
     private volatile List<ApiKey> stored = List.of();
-    private volatile JobStore store;
+    private final ApiKeyStore keyStore;
+    /** The store once the database is up (null before: no key is known yet). */
+    private volatile ApiKeyStore store;
     /** Unknown digests (hex) and when each was last looked up. */
     private final java.util.Map<String, Long> missedAt = new java.util.concurrent.ConcurrentHashMap<>();
     /** The start of the current second of lookups, and how many it has had. */
@@ -67,17 +71,19 @@ public class ApiKeys {
     private final java.util.concurrent.atomic.AtomicLong reloads = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean enabled;
 
-    public ApiKeys(ReadpastConfig config) {
+    public ApiKeys(ReadpastConfig config, ApiKeyStore keyStore) {
         this.config = config;
+        this.keyStore = keyStore;
     }
 
     public boolean enabled() {
         return enabled;
     }
 
-    /** Loads the keys; run once at start-up, after the database is up. */
-    public void init(JobStore store) {
+    /** Loads the keys; run once at start-up, after the database is up, before anything else. */
+    void init(@Observes @Priority(10) StoreReady ready) {
         enabled = config.auth().enabled();
+        ApiKeyStore store = keyStore;
         this.store = store;
         if (!enabled) {
             LOG.warn("Authentication is OFF (READPAST_AUTH_ENABLED=false): anyone who can reach this port can "
@@ -90,12 +96,12 @@ public class ApiKeys {
             try {
                 fromConfig.addAll(parse(Files.readString(Path.of(file)), "READPAST_API_KEYS_FILE " + file));
             } catch (java.nio.file.NoSuchFileException e) {
-                throw new Database.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file + ": there is no such file");
+                throw new io.readpast.config.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file + ": there is no such file");
             } catch (java.nio.file.AccessDeniedException e) {
-                throw new Database.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file
+                throw new io.readpast.config.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file
                         + ": permission denied for the broker's user");
             } catch (IOException e) {
-                throw new Database.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file + ": "
+                throw new io.readpast.config.StartupFailure("Cannot read READPAST_API_KEYS_FILE " + file + ": "
                         + (Files.isDirectory(Path.of(file)) ? "it is a directory" : e.getClass().getSimpleName()
                         + (e.getMessage() == null ? "" : " " + e.getMessage())));
             }
@@ -168,9 +174,7 @@ public class ApiKeys {
         return match;
     }
 
-    /** Re-reads the stored keys (generated and API-made) every readpast.auth.refresh. */
-    @Scheduled(every = "${readpast.auth.refresh:5s}", delayed = "5s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    /** Re-reads the stored keys (generated and API-made); {@link ApiKeyRefreshTask} runs it. */
     void refresh() {
         if (enabled && store != null) {
             reloadQuietly();
@@ -188,7 +192,7 @@ public class ApiKeys {
 
     private void reload() {
         List<ApiKey> out = new ArrayList<>();
-        for (JobStore.StoredKey s : store.apiKeyList()) {
+        for (StoredKey s : store.apiKeyList()) {
             out.add(new ApiKey(s.name(), roles(s.roles()), HexFormat.of().parseHex(s.digest()), queues(s.queues())));
         }
         stored = List.copyOf(out);
@@ -206,7 +210,7 @@ public class ApiKeys {
         for (ApiKey k : configured) {
             out.add(new Info(k.name(), k.roles(), k.queues(), CONFIGURED, null, null));
         }
-        for (JobStore.StoredKey s : store.apiKeyList()) {
+        for (StoredKey s : store.apiKeyList()) {
             out.add(new Info(s.name(), roles(s.roles()), queues(s.queues()), s.origin(), s.createdBy(), s.createdAt()));
         }
         return out;
@@ -219,7 +223,7 @@ public class ApiKeys {
     /**
      * Makes and stores a new key; its digest is stored, the key is returned once. Empty when a
      * configured or stored key already has this name. Arguments are validated by the caller
-     * ({@link #NAME}; admin keys are not scoped).
+     * ({@link JobRules#isKeyName}; admin keys are not scoped).
      */
     public java.util.Optional<Created> create(String name, Set<Role> roles, Set<String> queues, String by) {
         if (configured.stream().anyMatch(k -> k.name().equals(name))) {
@@ -227,7 +231,7 @@ public class ApiKeys {
         }
         String key = mint();
         String scope = queues == null ? null : String.join("|", queues);
-        if (!store.apiKeyInsert(new JobStore.StoredKey(name, roleText(roles), digestHex(key), scope, API, by, null))) {
+        if (!store.apiKeyInsert(new StoredKey(name, roleText(roles), digestHex(key), scope, API, by, null))) {
             return java.util.Optional.empty();
         }
         reloadQuietly();
@@ -252,8 +256,8 @@ public class ApiKeys {
         if (configured.stream().anyMatch(k -> k.name().equals(name))) {
             return Deletion.CONFIGURED;
         }
-        List<JobStore.StoredKey> now = store.apiKeyList();
-        JobStore.StoredKey target = now.stream().filter(k -> k.name().equals(name)).findFirst().orElse(null);
+        List<StoredKey> now = store.apiKeyList();
+        StoredKey target = now.stream().filter(k -> k.name().equals(name)).findFirst().orElse(null);
         if (target == null) {
             return Deletion.NOT_FOUND;
         }
@@ -271,9 +275,9 @@ public class ApiKeys {
         return Deletion.DELETED;
     }
 
-    private void bootstrap(JobStore store) {
+    private void bootstrap(ApiKeyStore store) {
         String key = mint();
-        boolean mine = store.apiKeyInsert(new JobStore.StoredKey(BOOTSTRAP_NAME, "admin", digestHex(key), null,
+        boolean mine = store.apiKeyInsert(new StoredKey(BOOTSTRAP_NAME, "admin", digestHex(key), null,
                 GENERATED, null, null));
         if (mine) {
             LOG.warn("\n==========================================================================\n"
@@ -283,18 +287,10 @@ public class ApiKeys {
                     + " Send it as 'Authorization: Bearer <key>'. Make keys for producers and\n"
                     + " workers with POST /keys, or configure them in READPAST_API_KEYS\n"
                     + " (see README, Security); this key keeps working beside them.\n\n"
-                    + " Dashboard:        " + baseUrl() + "/ui/\n"
-                    + " API (Swagger UI): " + baseUrl() + "/q/swagger-ui\n"
+                    + " Dashboard:        " + BaseUrl.get() + "/ui/\n"
+                    + " API (Swagger UI): " + BaseUrl.get() + "/q/swagger-ui\n"
                     + "==========================================================================");
         }
-    }
-
-    /** Where this broker listens, as a newcomer would type it (from quarkus.http.host and port). */
-    public static String baseUrl() {
-        var c = org.eclipse.microprofile.config.ConfigProvider.getConfig();
-        String host = c.getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0");
-        int port = c.getOptionalValue("quarkus.http.port", Integer.class).orElse(8080);
-        return "http://" + (host.equals("0.0.0.0") || host.equals("::") ? "localhost" : host) + ":" + port;
     }
 
     /** Parses {@code name:role[+role]:sha256hex[:queues=a|b]} entries, comma- or newline-separated. */
@@ -311,36 +307,36 @@ public class ApiKeys {
             String[] parts = entry.split(":");
             String where = source + " entry " + n;
             if (parts.length < 3 || parts.length > 4) {
-                throw new Database.StartupFailure(where + " must be name:role[+role]:sha256hex[:queues=a|b]");
+                throw new io.readpast.config.StartupFailure(where + " must be name:role[+role]:sha256hex[:queues=a|b]");
             }
-            if (!NAME.matcher(parts[0]).matches()) {
-                throw new Database.StartupFailure(where + ": key name must be 1-100 letters, digits and . _ @ -");
+            if (!JobRules.isKeyName(parts[0])) {
+                throw new io.readpast.config.StartupFailure(where + ": key name must be 1-100 letters, digits and . _ @ -");
             }
             if (!names.add(parts[0])) {
-                throw new Database.StartupFailure(where + ": key name '" + parts[0] + "' is used twice");
+                throw new io.readpast.config.StartupFailure(where + ": key name '" + parts[0] + "' is used twice");
             }
             Set<Role> roles;
             try {
                 roles = roles(parts[1]);
             } catch (IllegalArgumentException e) {
-                throw new Database.StartupFailure(where + ": " + e.getMessage());
+                throw new io.readpast.config.StartupFailure(where + ": " + e.getMessage());
             }
             if (!HEX.matcher(parts[2]).matches()) {
-                throw new Database.StartupFailure(where + ": the third field must be the key's SHA-256 digest "
+                throw new io.readpast.config.StartupFailure(where + ": the third field must be the key's SHA-256 digest "
                         + "(64 hex digits), never the key itself; mint one with 'java -jar quarkus-run.jar mint-key'");
             }
             Set<String> queues = null;
             if (parts.length == 4) {
                 if (!parts[3].startsWith("queues=")) {
-                    throw new Database.StartupFailure(where + ": the fourth field must be queues=a|b");
+                    throw new io.readpast.config.StartupFailure(where + ": the fourth field must be queues=a|b");
                 }
                 if (roles.contains(Role.ADMIN)) {
-                    throw new Database.StartupFailure(where + ": admin keys cannot be scoped to queues");
+                    throw new io.readpast.config.StartupFailure(where + ": admin keys cannot be scoped to queues");
                 }
                 queues = new LinkedHashSet<>();
                 for (String q : parts[3].substring("queues=".length()).split("\\|")) {
-                    if (!QUEUE.matcher(q).matches()) {
-                        throw new Database.StartupFailure(where + ": invalid queue name in scope");
+                    if (!JobRules.isQueueName(q)) {
+                        throw new io.readpast.config.StartupFailure(where + ": invalid queue name in scope");
                     }
                     queues.add(q);
                 }

@@ -1,6 +1,6 @@
 package io.readpast.security;
 
-import io.readpast.api.Problem;
+import io.readpast.http.Problem;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Response;

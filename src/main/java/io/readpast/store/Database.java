@@ -6,9 +6,11 @@ import io.quarkus.arc.Arc;
 import io.quarkus.flyway.FlywayDataSource;
 import io.readpast.config.Engine;
 import io.readpast.config.ReadpastConfig;
+import io.readpast.config.StartupChecks;
+import io.readpast.config.StartupFailure;
+import io.readpast.store.jdbc.JdbcStores;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
-import jakarta.inject.Singleton;
 import org.flywaydb.core.Flyway;
 
 import java.sql.Connection;
@@ -24,7 +26,7 @@ import java.util.Set;
 public class Database {
 
     private final ReadpastConfig config;
-    private volatile JdbcJobStore store;
+    private volatile JdbcStores store;
     private volatile Engine engine;
     private volatile AgroalDataSource dataSource;
     private volatile Dialect dialect;
@@ -33,22 +35,12 @@ public class Database {
         this.config = config;
     }
 
-    /** Thrown when the broker cannot start; the message is the whole story. */
-    public static final class StartupFailure extends RuntimeException {
-        public StartupFailure(String message) {
-            super(message, null, false, false);
-        }
-    }
-
     /** Connects, migrates and loads statements. Idempotent. */
-    public synchronized JdbcJobStore start() {
+    public synchronized JdbcStores start() {
         if (store != null) {
             return store;
         }
-        if (config.db().claimConcurrency() < 1) {
-            throw new StartupFailure("readpast.db.claim-concurrency (READPAST_DB_CLAIM_CONCURRENCY) must be at least 1, got "
-                    + config.db().claimConcurrency());
-        }
+        StartupChecks.check(config);
         String url = config.db().url().orElse("");
         if (url.isBlank() && config.db().devServices().isPresent()) {
             // the test suite on a container Quarkus Dev Services started: its URL is the datasource's
@@ -101,13 +93,8 @@ public class Database {
         this.engine = engine;
         this.dataSource = ds;
         this.dialect = dialect;
-        store = new JdbcJobStore(ds, dialect, catalog, config.db().claimConcurrency());
+        store = new JdbcStores(ds, dialect, catalog, config.db().claimConcurrency());
         return store;
-    }
-
-    /** True once {@link #start()} succeeded; the sweepers wait for it. */
-    public boolean started() {
-        return store != null;
     }
 
     /** The engine in use (after {@link #start()}). */
@@ -166,10 +153,43 @@ public class Database {
         return io.readpast.config.EmbeddedDatabase.jdbcUrl();
     }
 
+    // The ports, for injection. Normal-scoped: a bean that injects one is not tied to the
+    // database until it first calls it (the store starts in Startup, before anything calls).
+
     @Produces
-    @Singleton
+    @ApplicationScoped
     JobStore jobStore() {
-        return start();
+        return start().jobs();
+    }
+
+    @Produces
+    @ApplicationScoped
+    QueueStore queueStore() {
+        return start().queues();
+    }
+
+    @Produces
+    @ApplicationScoped
+    ScheduleStore scheduleStore() {
+        return start().schedules();
+    }
+
+    @Produces
+    @ApplicationScoped
+    WebhookStore webhookStore() {
+        return start().webhooks();
+    }
+
+    @Produces
+    @ApplicationScoped
+    ApiKeyStore apiKeyStore() {
+        return start().apiKeys();
+    }
+
+    @Produces
+    @ApplicationScoped
+    MaintenanceStore maintenanceStore() {
+        return start().maintenance();
     }
 
     private static String rootMessage(Throwable t) {

@@ -47,7 +47,7 @@ public interface Dialect {
 
     /**
      * Checks, before the migrations run, that the database has what the statements need, and
-     * logs the settings that change how they behave. Throws {@link Database.StartupFailure}
+     * logs the settings that change how they behave. Throws {@link io.readpast.config.StartupFailure}
      * with one line that says what to fix.
      */
     default void checkDatabase(java.sql.Connection c) throws SQLException {

@@ -16,7 +16,7 @@ public final class Json {
     }
 
     /** The same mapper, for streaming writers and for reading JSON text the database returns. */
-    static ObjectMapper mapper() {
+    public static ObjectMapper mapper() {
         return MAPPER;
     }
 

@@ -9,11 +9,11 @@ import java.util.Map;
 public final class Params {
 
     /** A value with the JDBC type to bind it as (also when it is null). */
-    record Value(Object value, int sqlType) {
+    public record Value(Object value, int sqlType) {
     }
 
     /** Marker type for instants: each engine binds them its own way. */
-    static final int INSTANT = Integer.MIN_VALUE;
+    public static final int INSTANT = Integer.MIN_VALUE;
 
     private final Map<String, Value> values = new HashMap<>();
 
@@ -46,7 +46,7 @@ public final class Params {
         return this;
     }
 
-    Value get(String name) {
+    public Value get(String name) {
         return values.get(name);
     }
 }

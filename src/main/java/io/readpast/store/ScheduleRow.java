@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * A recurring schedule as stored: cron expression and time zone, the template of the job it
  * enqueues (payload and tags as JSON text), its policies and where it stands.
- * {@code overlap} is ALLOW or SKIP, {@code catchUp} ALL, LATEST or NONE.
+ * {@code overlap} and {@code catchUp} are the stored names of core's Overlap and CatchUp policies.
  */
 public record ScheduleRow(
         String name,
@@ -34,10 +34,15 @@ public record ScheduleRow(
     }
 
     /**
-     * What to fire: the slots (in order, each at most once) and the next slot to wait for.
-     * No slots with a next time only moves the schedule on (missed slots skipped).
+     * What to do: the slots (in order, each at most once), each fired or skipped (overlap), and
+     * the next slot to wait for. No slots with a next time only moves the schedule on (missed
+     * slots skipped). The planner decides; the store records.
      */
-    public record FirePlan(List<Instant> slots, Instant next) {
+    public record FirePlan(List<Slot> slots, Instant next) {
+    }
+
+    /** One slot of a {@link FirePlan}: its time, and whether it enqueues a job (false: recorded as skipped). */
+    public record Slot(Instant at, boolean fire) {
     }
 
     /** What a firing did: the jobs it enqueued and how many slots it skipped for overlap. */

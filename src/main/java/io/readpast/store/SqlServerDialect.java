@@ -105,7 +105,7 @@ public final class SqlServerDialect implements Dialect {
                      + "CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) "
                      + "FROM sys.databases AS d WHERE d.name = DB_NAME()")) {
             if (!rs.next()) {
-                throw new Database.StartupFailure("SQL Server: the current database is not in sys.databases");
+                throw new io.readpast.config.StartupFailure("SQL Server: the current database is not in sys.databases");
             }
             level = rs.getInt(1);
             rcsi = rs.getBoolean(2);
@@ -113,7 +113,7 @@ public final class SqlServerDialect implements Dialect {
         }
         flavor = isBabelfish(c) ? BABELFISH : null;
         if (level < MIN_COMPATIBILITY_LEVEL && !hasOpenJson(c)) {
-            throw new Database.StartupFailure("SQL Server database compatibility level is " + level
+            throw new io.readpast.config.StartupFailure("SQL Server database compatibility level is " + level
                     + "; Readpast needs " + MIN_COMPATIBILITY_LEVEL + " or higher (OPENJSON). "
                     + "Run: ALTER DATABASE CURRENT SET COMPATIBILITY_LEVEL = " + MIN_COMPATIBILITY_LEVEL);
         }

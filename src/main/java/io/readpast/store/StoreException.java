@@ -34,4 +34,19 @@ public class StoreException extends RuntimeException {
     public Kind kind() {
         return kind;
     }
+
+    /** The database's own code for the failure: SQLSTATE, and SQL Server's error number; "no connection" when none. */
+    public String refusal() {
+        for (Throwable t = getCause(); t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLException s) {
+                String state = s.getSQLState() == null ? "" : "SQLSTATE " + s.getSQLState();
+                String number = s.getErrorCode() != 0 ? "error " + s.getErrorCode() : "";
+                String both = (state + (state.isEmpty() || number.isEmpty() ? "" : ", ") + number).strip();
+                if (!both.isEmpty()) {
+                    return both;
+                }
+            }
+        }
+        return "no connection";
+    }
 }

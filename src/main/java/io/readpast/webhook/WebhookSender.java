@@ -2,10 +2,11 @@ package io.readpast.webhook;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.readpast.api.JobView;
 import io.readpast.core.RetryPolicy;
 import io.readpast.store.JobRow;
 import io.readpast.store.JobStore;
+import io.readpast.store.WebhookFailure;
+import io.readpast.store.WebhookStore;
 import io.readpast.store.StoreException;
 import io.readpast.store.WebhookRow;
 import org.jboss.logging.Logger;
@@ -20,7 +21,6 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,7 +50,9 @@ public final class WebhookSender implements AutoCloseable {
                            int leaseSeconds) {
     }
 
-    private final JobStore store;
+    private final WebhookStore store;
+    private final JobStore jobs;
+    private final JobDocuments documents;
     private final byte[] secret;
     private final Settings settings;
     private final ObjectMapper mapper;
@@ -58,9 +60,11 @@ public final class WebhookSender implements AutoCloseable {
     private final HttpClient client;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
 
-    public WebhookSender(JobStore store, byte[] secret, Settings settings, ObjectMapper mapper,
-                         Predicate<String> hostAllowed) {
+    public WebhookSender(WebhookStore store, JobStore jobs, JobDocuments documents, byte[] secret, Settings settings,
+                         ObjectMapper mapper, Predicate<String> hostAllowed) {
         this.store = store;
+        this.jobs = jobs;
+        this.documents = documents;
         this.secret = secret.clone();
         this.settings = settings;
         this.mapper = mapper;
@@ -213,8 +217,8 @@ public final class WebhookSender implements AutoCloseable {
         boolean dead = fatal || r.attempt() >= settings.maxAttempts();
         long delay = dead ? 0 : RetryPolicy.delayMs(r.attempt(), settings.backoffBase(), settings.backoffCap());
         try {
-            Optional<Instant> retryAt = store.webhookFailed(r.seq(), r.leaseId(), status,
-                    error.length() > 1000 ? error.substring(0, 1000) : error, delay, dead);
+            Optional<Instant> retryAt = store.webhookFailed(new WebhookFailure(r.seq(), r.leaseId(), status,
+                    error.length() > 1000 ? error.substring(0, 1000) : error, delay, dead));
             if (dead) {
                 LOG.warnf("Webhook %s for job %d (%s) is DEAD after %d attempts: %s", r.deliveryId(), r.jobId(),
                         r.event(), r.attempt(), error);
@@ -227,24 +231,11 @@ public final class WebhookSender implements AutoCloseable {
         }
     }
 
-    /** {"id", "event", "attempt", "createdAt", "job"}: the job as GET /jobs/{id} shows it now. */
+    /** The delivery's body: see {@link WebhookPayload}. */
     byte[] body(WebhookRow r) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", r.deliveryId());
-        body.put("event", r.event());
-        body.put("attempt", r.attempt());
-        body.put("createdAt", r.createdAt());
-        Optional<JobRow> job = store.jobGet(r.jobId());
-        if (job.isPresent()) {
-            body.put("job", JobView.of(job.get()));
-        } else {
-            // deleted since (retention or DELETE): what the delivery itself knows
-            Map<String, Object> gone = new LinkedHashMap<>();
-            gone.put("id", Long.toString(r.jobId()));
-            gone.put("queue", r.queue());
-            gone.put("status", r.event().equals("job.dead") ? "DEAD" : "SUCCEEDED");
-            body.put("job", gone);
-        }
+        Optional<JobRow> job = jobs.jobGet(r.jobId());
+        WebhookPayload body = new WebhookPayload(r.deliveryId(), r.event(), r.attempt(), r.createdAt(),
+                job.isPresent() ? documents.of(job.get()) : WebhookPayload.deletedJob(r.jobId(), r.queue(), r.event()));
         try {
             return mapper.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {

@@ -2,14 +2,14 @@ package io.readpast.webhook;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
-import io.readpast.core.FeatureClock;
 import io.readpast.core.FinishedJobs;
+import io.readpast.core.TimersTask;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.core.BrokerException;
-import io.readpast.store.Database;
 import io.readpast.store.JobStore;
+import io.readpast.store.StoreReady;
 import io.readpast.store.WebhookRow;
+import io.readpast.store.WebhookStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
@@ -19,47 +19,47 @@ import java.util.List;
 
 /**
  * Completion webhooks: the sender every instance runs (when READPAST_WEBHOOK_SECRET is set), and
- * what operators can see and do (list, read, retry). The {@link FeatureClock} runs the sender
+ * what operators can see and do (list, read, retry). The {@link TimersTask} runs the sender
  * when deliveries come due (new ones, retries, and those a dead instance had leased, once their
  * lease runs out) and at once when jobs finish on this instance.
- * Retention of finished deliveries is {@link io.readpast.core.Housekeeping}'s.
+ * Retention of finished deliveries is {@link io.readpast.core.HousekeepingTask}'s.
  */
 @ApplicationScoped
 public class Webhooks {
 
     private static final Logger LOG = Logger.getLogger(Webhooks.class);
 
-    private final Database database;
+    private final WebhookStore store;
+    private final JobStore jobs;
+    private final JobDocuments documents;
     private final ReadpastConfig config;
     private final ObjectMapper mapper;
-    private final FeatureClock clock;
+    private final TimersTask timers;
     private final FinishedJobs finished;
     private volatile WebhookSender sender;
 
-    public Webhooks(Database database, ReadpastConfig config, ObjectMapper mapper, FeatureClock clock,
-                    FinishedJobs finished) {
-        this.database = database;
+    public Webhooks(WebhookStore store, JobStore jobs, JobDocuments documents, ReadpastConfig config,
+                    ObjectMapper mapper, TimersTask timers, FinishedJobs finished) {
+        this.store = store;
+        this.jobs = jobs;
+        this.documents = documents;
         this.config = config;
         this.mapper = mapper;
-        this.clock = clock;
+        this.timers = timers;
         this.finished = finished;
     }
 
-    void onStart(@Observes StartupEvent event) {
+    void onStart(@Observes StoreReady ready) {
         if (config.webhooks().secret().isEmpty()) {
             return; // webhooks off: nothing to send
         }
-        clock.register(FeatureClock.Task.DELIVERIES, () -> {
-            if (database.started()) {
-                sender().run();
-            }
-        });
+        timers.deliveries(() -> sender().run());
         finished.listen(this::nudge);
     }
 
     /** Jobs finished here (or a test wants a look): send what is due at once. */
     public void nudge() {
-        clock.wake();
+        timers.wake();
     }
 
     /** A sender configured like the one this instance runs (tests race several of them). */
@@ -67,7 +67,7 @@ public class Webhooks {
         ReadpastConfig.Webhooks w = config.webhooks();
         byte[] secret = w.secret().orElseThrow(() -> new IllegalStateException("READPAST_WEBHOOK_SECRET is not set"))
                 .getBytes(StandardCharsets.UTF_8);
-        return new WebhookSender(database.start(), secret, new WebhookSender.Settings(w.batch(), w.maxAttempts(),
+        return new WebhookSender(store, jobs, documents, secret, new WebhookSender.Settings(w.batch(), w.maxAttempts(),
                 w.backoffBase(), w.backoffCap(), w.timeout(), w.leaseSeconds()), mapper,
                 host -> WebhookUrls.hostAllowed(host, w));
     }
@@ -94,16 +94,15 @@ public class Webhooks {
     }
 
     public List<WebhookRow> list(Integer status, Long after, int limit) {
-        return database.start().webhookList(status, after, limit);
+        return store.webhookList(status, after, limit);
     }
 
     public WebhookRow get(String deliveryId) {
-        return database.start().webhookGet(deliveryId).orElseThrow(() -> notFound(deliveryId));
+        return store.webhookGet(deliveryId).orElseThrow(() -> notFound(deliveryId));
     }
 
     /** A DEAD delivery is sent again (same delivery id, attempts from zero); 409 for any other status. */
     public WebhookRow retry(String deliveryId, String by) {
-        JobStore store = database.start();
         return store.webhookRetry(deliveryId).map(r -> {
             LOG.infof("Webhook delivery %s (job %d) retried by %s", deliveryId, r.jobId(), by == null ? "anonymous" : by);
             nudge();

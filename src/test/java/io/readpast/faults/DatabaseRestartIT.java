@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * PostgreSQL stopped and started, then restarted, under two brokers with light load (DESIGN.md
- * section 4, invariant 4; README: 503 with Retry-After when the database is unreachable). The
+ * section 4, invariant 4; docs/api.md: 503 with Retry-After when the database is unreachable). The
  * brokers stay up, readiness goes DOWN and comes back UP, every failed request is a 503
  * problem+json with Retry-After (never a 500), and every job that got a 201 completes.
  */

@@ -22,10 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * README's API examples, pasted in order into bash against a fresh broker (the packaged jar,
- * keys required, webhooks on): every {@code ```bash} block from "## API" to "## Security",
- * with only the base URL and the key filled in. Every curl must get a 2xx, so the README
- * cannot drift from what the broker does.
+ * The API examples of docs/api.md (moved there from the README), pasted in order into bash
+ * against a fresh broker (the packaged jar, keys required, webhooks on): every {@code ```bash}
+ * block from the line "## API" to the line "## End of API examples", with only the base URL and
+ * the key filled in. Every curl must get a 2xx, so the documentation cannot drift from what the
+ * broker does.
  */
 class ReadmeExamplesIT {
 
@@ -41,8 +42,11 @@ class ReadmeExamplesIT {
             s.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
             s.execute("CREATE DATABASE " + DB);
         }
-        String readme = Files.readString(BrokerProcess.BASEDIR.resolve("README.md"), StandardCharsets.UTF_8);
-        String api = readme.substring(readme.indexOf("\n## API\n"), readme.indexOf("\n## Security\n"));
+        String doc = "\n" + Files.readString(BrokerProcess.BASEDIR.resolve("docs/api.md"), StandardCharsets.UTF_8);
+        int from = doc.indexOf("\n## API\n");
+        int to = doc.indexOf("\n## End of API examples\n");
+        assertTrue(from >= 0 && to > from, "docs/api.md has a line \"## API\" and, after it, a line \"## End of API examples\"");
+        String api = doc.substring(from, to);
         List<String> blocks = new ArrayList<>();
         Matcher m = Pattern.compile("(?s)```bash\n(.*?)```").matcher(api);
         while (m.find()) {
@@ -51,7 +55,7 @@ class ReadmeExamplesIT {
         String script = String.join("\n", blocks);
         String baseLine = "B=http://localhost:8080\n";
         String keyLine = "READPAST_API_KEY=rp_...";
-        assertTrue(script.contains(baseLine) && script.contains(keyLine), "README sets B and the key as expected");
+        assertTrue(script.contains(baseLine) && script.contains(keyLine), "docs/api.md sets B and the key as expected");
 
         String key = io.readpast.security.ApiKeys.mint();
         BrokerProcess broker = BrokerProcess.start("readme", Map.of(

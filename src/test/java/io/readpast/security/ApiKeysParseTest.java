@@ -33,7 +33,7 @@ class ApiKeysParseTest {
     void rejectsBadEntriesWithoutEchoingThem() {
         for (String bad : List.of("nocolons", "a:admin:rp_plaintextkey", "a:root:" + HEX, "a:admin:" + HEX + ":queues=x",
                 "bad name:worker:" + HEX, "a:worker:" + HEX + ",a:worker:" + HEX, "a:worker:" + HEX + ":scope=x")) {
-            Database.StartupFailure e = assertThrows(Database.StartupFailure.class, () -> ApiKeys.parse(bad, "READPAST_API_KEYS"));
+            io.readpast.config.StartupFailure e = assertThrows(io.readpast.config.StartupFailure.class, () -> ApiKeys.parse(bad, "READPAST_API_KEYS"));
             assertTrue(e.getMessage().startsWith("READPAST_API_KEYS entry"), e.getMessage());
             assertTrue(!e.getMessage().contains("rp_plaintextkey"));
         }

@@ -1,5 +1,7 @@
 package io.readpast.store;
 
+import io.readpast.store.jdbc.JdbcStores;
+
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.TestDb;
 import io.readpast.config.Engine;
@@ -55,14 +57,14 @@ class HotStatementTest {
     @Test
     void theClaimReusesOneGenericPlanAndLeavesTheSessionSettingAlone() throws Exception {
         assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "plan_cache_mode is PostgreSQL's");
-        JdbcJobStore store = (JdbcJobStore) database.start();
+        JdbcStores store = database.start();
         try (Connection c = database.dataSource().getConnection()) {
             c.setAutoCommit(true);
             String before = setting(c);
             int claimed = 0;
             // pgjdbc prepares a statement on the server from its fifth execution on a connection
             for (int i = 0; i < 10; i++) {
-                claimed += store.query(c, Stmt.JOB_CLAIM, Params.of()
+                claimed += store.sql().query(c, Stmt.JOB_CLAIM, Params.of()
                         .str("worker_id", "plan-test")
                         .str("queues", "[\"plan-test-no-such-queue\"]")
                         .str("locked_queues", "[]")
@@ -95,14 +97,14 @@ class HotStatementTest {
         AtomicInteger most = new AtomicInteger();
         javax.sql.DataSource counting = countingDataSource(database.dataSource(), open, most);
         StatementCatalog catalog = StatementCatalog.load(TestDb.engine());
-        JdbcJobStore gated = new JdbcJobStore(counting, database.dialect(), catalog, 2);
+        JdbcStores gated = new JdbcStores(counting, database.dialect(), catalog, 2);
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<?>> runs = new ArrayList<>();
             for (int t = 0; t < 8; t++) {
                 runs.add(pool.submit(() -> {
                     for (int i = 0; i < 25; i++) {
-                        gated.jobClaim("gate-test", List.of("gate-test-no-such-queue"), 10, null, 30, null);
+                        gated.jobs().jobClaim(new ClaimParams("gate-test", List.of("gate-test-no-such-queue"), 10, null, 30, null));
                     }
                 }));
             }

@@ -1,5 +1,7 @@
 package io.readpast.store;
 
+import io.readpast.store.jdbc.JdbcStores;
+
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.TestDb;
 import io.readpast.config.Engine;
@@ -27,11 +29,11 @@ class HotTableUpkeepTest {
     @Test
     void vacuumsOnlyPastTheThresholdAndOneInstanceAtATime() throws Exception {
         assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "VACUUM is PostgreSQL's");
-        JdbcJobStore store = (JdbcJobStore) database.start();
+        JdbcStores store = database.start();
         leaveDeadRows(500);
         long vacuums = vacuumCount();
 
-        assertNull(store.hotTableUpkeep(Long.MAX_VALUE), "far fewer dead rows than asked: nothing done");
+        assertNull(store.maintenance().hotTableUpkeep(Long.MAX_VALUE), "far fewer dead rows than asked: nothing done");
 
         try (Connection other = database.dataSource().getConnection();
              PreparedStatement lock = other.prepareStatement("SELECT pg_advisory_lock(?)")) {
@@ -39,7 +41,7 @@ class HotTableUpkeepTest {
             lock.setLong(1, PostgresDialect.UPKEEP_LOCK);
             lock.execute();
             try {
-                assertNull(store.hotTableUpkeep(1), "another instance holds the upkeep: this one goes on");
+                assertNull(store.maintenance().hotTableUpkeep(1), "another instance holds the upkeep: this one goes on");
             } finally {
                 try (PreparedStatement unlock = other.prepareStatement("SELECT pg_advisory_unlock(?)")) {
                     unlock.setLong(1, PostgresDialect.UPKEEP_LOCK);
@@ -53,7 +55,7 @@ class HotTableUpkeepTest {
         String done = null;
         long deadline = System.nanoTime() + 20_000_000_000L;
         for (int i = 1; done == null && System.nanoTime() < deadline; i++) {
-            done = store.hotTableUpkeep(500);
+            done = store.maintenance().hotTableUpkeep(500);
             if (done == null) {
                 Thread.sleep(100);
                 if (i % 20 == 0) {

@@ -1,5 +1,7 @@
 package io.readpast.store;
 
+import io.readpast.store.jdbc.JdbcStores;
+
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.TestDb;
 import io.readpast.config.Engine;
@@ -53,24 +55,24 @@ class SqlServerLocksAndPlansTest {
         for (int i = 0; i < n; i++) {
             jobs.add(job(queue, priority));
         }
-        database.start().jobInsertMany(jobs);
+        database.start().jobs().jobInsertMany(jobs);
     }
 
     @Test
     void claimStatementsSeekEveryRowTheyTouch() throws Exception {
-        JdbcJobStore store = database.start();
+        JdbcStores store = database.start();
         for (String q : new String[] {"plan-a", "plan-b", "plan-c"}) {
             pending(q, 100, 0);
         }
         TestDb.exec("EXEC sp_recompile N'readpast_job'");
         TestDb.exec("EXEC sp_recompile N'readpast_webhook'");
-        List<JobRow> claimed = store.jobClaim("plan", null, 1000, null, 30, null);
+        List<JobRow> claimed = store.jobs().jobClaim(new ClaimParams("plan", null, 1000, null, 30, null));
         assertEquals(300, claimed.size());
         // ack-and-claim, the expiry sweeper and the webhook sender compile cold too
-        store.jobAckClaim(List.of(new CompleteItem(claimed.get(0).id(), claimed.get(0).leaseId(), null)),
-                "plan", null, 1000, null, 30, null);
-        store.jobExpirePending(1000);
-        store.webhookClaim(1000, 30);
+        store.jobs().jobAckClaim(List.of(new CompleteItem(claimed.get(0).id(), claimed.get(0).leaseId(), null)),
+                new ClaimParams("plan", null, 1000, null, 30, null));
+        store.maintenance().jobExpirePending(1000);
+        store.webhooks().webhookClaim(1000, 30);
 
         List<String> scans = new ArrayList<>();
         int plans = 0;
@@ -126,7 +128,7 @@ class SqlServerLocksAndPlansTest {
 
     @Test
     void aClaimOverThreeQueuesLocksOnlyTheRowsItTakes() throws Exception {
-        JdbcJobStore store = database.start();
+        JdbcStores store = database.start();
         pending("lock-a", 50, 2);
         pending("lock-b", 50, 1);
         pending("lock-c", 50, 0);
@@ -135,7 +137,7 @@ class SqlServerLocksAndPlansTest {
             Params p = Params.of().str("worker_id", "locks").str("queues", null).str("locked_queues", "[]")
                     .integer("limit", 10).integer("lease_seconds", null).integer("default_lease_seconds", 30)
                     .str("modified_by", null);
-            int claimed = store.query(c, Stmt.JOB_CLAIM, p, (rs, cols) -> 1).size();
+            int claimed = store.sql().query(c, Stmt.JOB_CLAIM, p, (rs, cols) -> 1).size();
             assertEquals(10, claimed);
             long rowLocks = 0;
             long claimIndexLocks = 0;

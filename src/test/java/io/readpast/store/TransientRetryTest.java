@@ -1,5 +1,7 @@
 package io.readpast.store;
 
+import io.readpast.store.jdbc.JdbcStores;
+
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.TestDb;
 import io.readpast.config.Engine;
@@ -33,9 +35,9 @@ class TransientRetryTest {
     @Test
     void deadlockAndSerializationFailuresAreRetried() {
         assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "raises PostgreSQL SQLSTATEs");
-        JdbcJobStore store = (JdbcJobStore) database.start();
+        JdbcStores store = database.start();
         AtomicInteger tries = new AtomicInteger();
-        String result = store.tx(c -> {
+        String result = store.sql().tx(c -> {
             int n = tries.incrementAndGet();
             if (n == 1) {
                 raise(c, "40P01");   // deadlock detected
@@ -51,9 +53,9 @@ class TransientRetryTest {
     @Test
     void persistentTransientFailuresEndAsTransientNotAsAnError() {
         assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "raises PostgreSQL SQLSTATEs");
-        JdbcJobStore store = (JdbcJobStore) database.start();
+        JdbcStores store = database.start();
         AtomicInteger tries = new AtomicInteger();
-        StoreException e = assertThrows(StoreException.class, () -> store.tx(c -> {
+        StoreException e = assertThrows(StoreException.class, () -> store.sql().tx(c -> {
             tries.incrementAndGet();
             raise(c, "40P01");
             return null;
@@ -65,9 +67,9 @@ class TransientRetryTest {
     @Test
     void otherErrorsAreNotRetried() {
         assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "raises PostgreSQL SQLSTATEs");
-        JdbcJobStore store = (JdbcJobStore) database.start();
+        JdbcStores store = database.start();
         AtomicInteger tries = new AtomicInteger();
-        StoreException e = assertThrows(StoreException.class, () -> store.tx(c -> {
+        StoreException e = assertThrows(StoreException.class, () -> store.sql().tx(c -> {
             tries.incrementAndGet();
             raise(c, "22012");   // division by zero: a bug, not a race
             return null;

@@ -1,4 +1,4 @@
-package io.readpast.api;
+package io.readpast.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import jakarta.ws.rs.core.MediaType;

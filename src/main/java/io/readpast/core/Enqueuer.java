@@ -1,0 +1,218 @@
+package io.readpast.core;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.readpast.config.ReadpastConfig;
+import io.readpast.store.JobRow;
+import io.readpast.store.JobStore;
+import io.readpast.store.NewJob;
+import io.readpast.store.StoreException;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Enqueues: one job or a batch, with idempotency keys, uniqueness windows and groups. */
+@ApplicationScoped
+public class Enqueuer {
+
+    private static final Logger LOG = Logger.getLogger(Enqueuer.class);
+    /** Tries of an enqueue that keeps racing another one for the same key. */
+    private static final int TRIES = 5;
+
+    private final JobStore store;
+    private final ReadpastConfig config;
+    private final JobOutcomes outcomes;
+    private final JobAnnouncer announcer;
+    private final Queues queues;
+    private final Timetable timetable;
+    private final TimersTask timers;
+
+    public Enqueuer(JobStore store, ReadpastConfig config, JobOutcomes outcomes, JobAnnouncer announcer, Queues queues,
+                    Timetable timetable, TimersTask timers) {
+        this.store = store;
+        this.config = config;
+        this.outcomes = outcomes;
+        this.announcer = announcer;
+        this.queues = queues;
+        this.timetable = timetable;
+        this.timers = timers;
+    }
+
+    /**
+     * A validated enqueue; {@code payload} and {@code tags} are JSON text; {@code webhookUrl} the
+     * job's own completion webhook (null: the queue's); {@code expiresAt} when it may no longer
+     * start (null: never); {@code uniqueForSeconds} its uniqueness window (null: none);
+     * {@code groupKey} its ordered group in the queue (null: none).
+     */
+    public record NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
+                                int priority, Integer maxAttempts, Instant runAt, long delayMs,
+                                String createdBy, String webhookUrl, Instant expiresAt,
+                                Long uniqueForSeconds, String groupKey) {
+    }
+
+    /**
+     * The outcome of an enqueue: the job, and whether it was created or already existed
+     * (idempotency key); or, in a batch, the {@code error} that refused this item (no job).
+     */
+    public record Enqueued(JobRow job, boolean created, BrokerException error) {
+        Enqueued(JobRow job, boolean created) {
+            this(job, created, null);
+        }
+    }
+
+    /**
+     * Enqueues a job. With an idempotency key held by a live job, or a uniqueness key held within
+     * its uniqueFor window, returns that job instead (created false); concurrent identical
+     * enqueues make exactly one job.
+     */
+    public Enqueued enqueue(NewJobRequest r) {
+        NewJob job = toNewJob(r);
+        for (int attempt = 0; attempt < TRIES; attempt++) {
+            try {
+                Optional<JobStore.Inserted> inserted = store.jobInsert(job);
+                if (inserted.isPresent() && inserted.get().created()) {
+                    created(inserted.get().job());
+                    return new Enqueued(outcomes.announced(inserted.get().job()), true);
+                }
+                if (inserted.isPresent()) {
+                    return new Enqueued(sameQueue(inserted.get().job(), r.queue()), false);
+                }
+            } catch (StoreException e) {
+                if (e.kind() != StoreException.Kind.DUPLICATE_KEY) {
+                    throw e;
+                }
+                // a concurrent enqueue with the same key won: read its job below
+            }
+            Optional<JobRow> existing = r.idempotencyKey() == null ? Optional.empty()
+                    : store.jobGetByKey(r.idempotencyKey());
+            if (existing.isPresent()) {
+                return new Enqueued(sameQueue(existing.get(), r.queue()), false);
+            }
+            // the holder finished in between: the key is free again, insert
+        }
+        throw new StoreException(StoreException.Kind.TRANSIENT, "idempotent enqueue kept racing", null);
+    }
+
+    /**
+     * Enqueues every job in one transaction; answers in order. An item whose idempotency key is
+     * held by a live job of another queue is answered with that conflict as its error.
+     */
+    public List<Enqueued> enqueueMany(List<NewJobRequest> requests) {
+        List<NewJob> jobs = requests.stream().map(this::toNewJob).toList();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                List<JobStore.Inserted> inserted = store.jobInsertMany(jobs);
+                List<Enqueued> out = new ArrayList<>(inserted.size());
+                for (int k = 0; k < inserted.size(); k++) {
+                    JobStore.Inserted i = inserted.get(k);
+                    out.add(i.created() || i.job().queue().equals(jobs.get(k).queue())
+                            ? new Enqueued(i.job(), i.created()) : new Enqueued(null, false, keyHeldElsewhere()));
+                }
+                Map<String, Integer> perQueue = new HashMap<>();
+                Map<String, Instant> later = new HashMap<>();
+                for (Enqueued e : out) {
+                    if (e.created()) {
+                        created(e.job());
+                        if (JobOutcomes.dueNow(e.job())) {
+                            perQueue.merge(e.job().queue(), 1, Integer::sum);
+                        } else {
+                            later.merge(e.job().queue(), e.job().dueAt(), (a, b) -> a.isBefore(b) ? a : b);
+                        }
+                    }
+                }
+                try {
+                    perQueue.forEach(announcer::announce);
+                    later.forEach(announcer::scheduled);
+                } catch (RuntimeException e) {
+                    LOG.debugf("Announcing a batch failed: %s", e.getMessage());
+                }
+                return out;
+            } catch (StoreException e) {
+                if (e.kind() != StoreException.Kind.DUPLICATE_KEY || attempt >= TRIES) {
+                    throw e;
+                }
+                // a concurrent enqueue took one of the keys: run the batch again, it will find it
+            }
+        }
+    }
+
+    private void created(JobRow job) {
+        queues.exists(job.queue()); // the enqueue made its queue
+        outcomes.events().count(JobEvents.Event.ENQUEUED, job.queue(), 1);
+        if (job.expiresAt() != null) {
+            timers.wakeAt(job.expiresAt()); // the expiry task looks then
+        }
+    }
+
+    /**
+     * Idempotency keys are global; a key held by a live job of another queue is a conflict,
+     * answered without that job (the caller may not be allowed to see that queue).
+     */
+    private static JobRow sameQueue(JobRow existing, String queue) {
+        if (!existing.queue().equals(queue)) {
+            throw keyHeldElsewhere();
+        }
+        return existing;
+    }
+
+    private static BrokerException keyHeldElsewhere() {
+        return new BrokerException(BrokerException.Kind.STATE_CONFLICT,
+                "This idempotency key is held by a live job of another queue.");
+    }
+
+    /**
+     * Refuses an expiresAt that is already past on the database's clock (as this instance knows
+     * it): such a job would be DEAD before any worker saw it, so its 201 PENDING would lie.
+     */
+    public void requireFutureExpiry(Instant expiresAt) {
+        if (expiresAt != null && !expiresAt.isAfter(timetable.dbNowEstimate())) {
+            throw BrokerException.invalid("'expiresAt' (" + expiresAt + ") is already past on the database's "
+                    + "clock: the job could never start.");
+        }
+    }
+
+    private NewJob toNewJob(NewJobRequest r) {
+        return new NewJob(r.queue(), r.type(), r.payload(), r.tags(), r.idempotencyKey(), r.priority(),
+                r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy(), r.webhookUrl(),
+                r.expiresAt(), r.uniqueForSeconds() == null ? null : uniqueKey(r),
+                r.uniqueForSeconds() == null ? 0 : r.uniqueForSeconds() * 1000, r.groupKey());
+    }
+
+    private static final ObjectMapper CANONICAL = new ObjectMapper()
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+    /**
+     * The uniqueness key of a uniqueFor enqueue: its idempotency key when it has one ("k:" +
+     * key, global like idempotency keys), else a digest of queue, type and payload ("h:" +
+     * SHA-256 hex; object members in any order count as the same payload).
+     */
+    static String uniqueKey(NewJobRequest r) {
+        if (r.idempotencyKey() != null) {
+            return "k:" + r.idempotencyKey();
+        }
+        try {
+            Object payload = CANONICAL.readValue(r.payload(), Object.class);
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            for (String part : new String[] {r.queue(), r.type(), CANONICAL.writeValueAsString(payload)}) {
+                md.update(part.getBytes(StandardCharsets.UTF_8));
+                md.update((byte) 0);
+            }
+            return "h:" + HexFormat.of().formatHex(md.digest());
+        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot digest the payload", e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.readpast.core;
+
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.readpast.config.ReadpastConfig;
+import io.readpast.store.HousekeepingAges;
+import io.readpast.store.MaintenanceStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Keeps the feature tables small: records of fired schedule slots (readpast.schedules.fire-retention),
+ * uniqueness keys whose window ran out, and finished webhook deliveries
+ * (readpast.webhooks.delivered-retention, dead-retention). One statement per pass, every
+ * readpast.retention.housekeeping-interval (5 min); more passes only while a pass came back full.
+ * Safe on every instance: rows are deleted skip-locked.
+ */
+@ApplicationScoped
+public class HousekeepingTask implements BackgroundTask {
+
+    private static final Logger LOG = Logger.getLogger(HousekeepingTask.class);
+
+    private final MaintenanceStore store;
+    private final ReadpastConfig config;
+
+    public HousekeepingTask(MaintenanceStore store, ReadpastConfig config) {
+        this.store = store;
+        this.config = config;
+    }
+
+    @Override
+    public String name() {
+        return "readpast-housekeeping";
+    }
+
+    @Override
+    public Duration longest() {
+        return DurationConverter.parseDuration(config.retention().housekeepingInterval());
+    }
+
+    @Override
+    public Duration firstDelay() {
+        return Duration.ofSeconds(37);
+    }
+
+    @Override
+    public Instant pass() {
+        runOnce();
+        return null;
+    }
+
+    /** Deletes what is past its retention now; returns how many rows went. */
+    public int runOnce() {
+        int batch = Math.max(1, config.retention().batch());
+        HousekeepingAges ages = new HousekeepingAges(config.schedules().fireRetention().toMillis(),
+                config.webhooks().deliveredRetention().toMillis(), config.webhooks().deadRetention().toMillis(), batch);
+        int total = 0;
+        boolean full;
+        do {
+            MaintenanceStore.Purged n = store.housekeepingPurge(ages);
+            total += n.total();
+            full = n.fires() >= batch || n.uniqueKeys() >= batch || n.webhooks() >= batch;
+        } while (full);
+        if (total > 0) {
+            LOG.debugf("Housekeeping deleted %d rows", total);
+        }
+        return total;
+    }
+}

@@ -1,0 +1,228 @@
+package io.readpast.core;
+
+import io.readpast.config.ReadpastConfig;
+import io.readpast.store.ClaimParams;
+import io.readpast.store.CompleteItem;
+import io.readpast.store.JobRow;
+import io.readpast.store.JobStore;
+import io.readpast.store.LeaseEnd;
+import io.readpast.store.LeaseRef;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The lease lifecycle: claim, heartbeat, complete (one or a batch, or with the next claim), fail,
+ * release, and lease expiry. Every lease-bound change is a guarded statement in the store; an
+ * empty result means the caller does not hold the lease, and is told apart from "no such job" by
+ * a second read. Lease expiry goes through the same retry-or-dead decision as a failure.
+ */
+@ApplicationScoped
+public class Leases {
+
+    private static final Logger LOG = Logger.getLogger(Leases.class);
+
+    private final JobStore store;
+    private final ReadpastConfig config;
+    private final JobOutcomes outcomes;
+    private final Timetable timetable;
+
+    public Leases(JobStore store, ReadpastConfig config, JobOutcomes outcomes, Timetable timetable) {
+        this.store = store;
+        this.config = config;
+        this.outcomes = outcomes;
+        this.timetable = timetable;
+    }
+
+    /** Per-item outcome of a batch completion: done (no error), or why not. */
+    public record Completion(long id, BrokerException error) {
+    }
+
+    /** What an ack-and-claim did: one answer per acknowledgement, and the leased jobs. */
+    public record AckAndClaim(List<Completion> acks, List<JobRow> jobs) {
+    }
+
+    /** Leases jobs; a null lease length takes the queue's default, else the broker's. */
+    public List<JobRow> claim(String workerId, List<String> queues, int limit, Integer leaseSeconds, String by) {
+        long start = System.nanoTime();
+        List<JobRow> jobs = store.jobClaim(claimParams(workerId, queues, limit, leaseSeconds, by));
+        outcomes.leased(System.nanoTime() - start, jobs);
+        return jobs;
+    }
+
+    /**
+     * Completes the acknowledged jobs and leases up to {@code limit} more, in one transaction
+     * (a worker's "done with these, give me the next ones").
+     */
+    public AckAndClaim ackAndClaim(List<CompleteItem> acks, String workerId, List<String> queues,
+                                   int limit, Integer leaseSeconds, String by) {
+        if (acks.isEmpty()) {
+            return new AckAndClaim(List.of(), claim(workerId, queues, limit, leaseSeconds, by));
+        }
+        long start = System.nanoTime();
+        JobStore.AckClaimed r = store.jobAckClaim(acks, claimParams(workerId, queues, limit, leaseSeconds, by));
+        outcomes.leased(System.nanoTime() - start, r.claimed());
+        return new AckAndClaim(completions(acks, r.acked()), r.claimed());
+    }
+
+    private ClaimParams claimParams(String workerId, List<String> queues, int limit, Integer leaseSeconds, String by) {
+        return new ClaimParams(workerId, queues, limit, leaseSeconds, config.defaults().leaseSeconds(), by);
+    }
+
+    public JobRow heartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {
+        return store.jobHeartbeat(new LeaseRef(id, leaseId), leaseSeconds, progress).orElseThrow(() -> lost(id));
+    }
+
+    public JobRow complete(long id, String leaseId, String result, String by) {
+        Optional<JobRow> done = store.jobComplete(new LeaseRef(id, leaseId), result, by);
+        return done.isPresent() ? outcomes.counted(done.get(), false) : settledEarlier(id, leaseId, JobStatus.SUCCEEDED);
+    }
+
+    /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
+    public List<Completion> completeMany(List<CompleteItem> items, String by) {
+        Map<Long, JobStore.Acked> done = items.isEmpty() ? Map.of() : store.jobCompleteMany(items, by);
+        return completions(items, done);
+    }
+
+    /** Answers each completion item: done in the batch, done earlier under this lease (200), or why not. */
+    private List<Completion> completions(List<CompleteItem> items, Map<Long, JobStore.Acked> done) {
+        outcomes.completed(done.values().stream().map(JobStore.Acked::queue).toList());
+        List<Completion> out = new ArrayList<>(items.size());
+        Set<Long> seen = new HashSet<>();
+        for (CompleteItem item : items) {
+            // each item on its own: the one that named the lease the job was completed under
+            JobStore.Acked acked = done.get(item.id());
+            if (acked != null && acked.leaseId().equalsIgnoreCase(item.leaseId()) && seen.add(item.id())) {
+                out.add(new Completion(item.id(), null));
+            } else {
+                try {
+                    settledEarlier(item.id(), item.leaseId(), JobStatus.SUCCEEDED);
+                    out.add(new Completion(item.id(), null));
+                } catch (BrokerException e) {
+                    out.add(new Completion(item.id(), e));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Gives a job back unworked; a cancel-requested job becomes CANCELLED instead. */
+    public JobRow release(long id, String leaseId, String by) {
+        Optional<JobRow> released = store.jobRelease(new LeaseRef(id, leaseId), by);
+        if (released.isEmpty()) {
+            released = store.jobCancelLeased(new LeaseEnd(id, leaseId, null, false, by));
+        }
+        if (released.isEmpty()) {
+            return settledEarlier(id, leaseId, JobStatus.CANCELLED);
+        }
+        JobRow job = released.get();
+        outcomes.events().count(JobStatus.of(job) == JobStatus.CANCELLED ? JobEvents.Event.CANCELLED
+                : JobEvents.Event.RELEASED, job.queue(), 1);
+        return outcomes.announced(job);
+    }
+
+    /**
+     * The holder reports a failure: back to PENDING after a backoff (or {@code retryAfter}),
+     * or DEAD when the attempts are used up or the error is not retryable.
+     */
+    public JobRow fail(long id, String leaseId, String error, boolean retryable, Duration retryAfter, String by) {
+        JobRow job = store.jobGet(id).orElseThrow(() -> BrokerException.jobNotFound(id));
+        if (job.leaseId() == null || !job.leaseId().equalsIgnoreCase(leaseId)) {
+            throw BrokerException.leaseConflict(id);
+        }
+        if (JobStatus.of(job).terminal()) {
+            return settledEarlier(id, leaseId, JobStatus.DEAD, JobStatus.CANCELLED);
+        }
+        Optional<JobRow> settled = settleFailure(job, error, retryable, retryAfter, false, by);
+        return settled.isPresent() ? outcomes.announced(outcomes.counted(settled.get(), false))
+                : settledEarlier(id, leaseId, JobStatus.DEAD, JobStatus.CANCELLED);
+    }
+
+    /**
+     * One pass over expired leases: every job whose lease expired goes back to PENDING (or
+     * DEAD) through the failure path. Safe on every instance at once: each change is guarded by
+     * lease id and expiry, so only one instance settles a given lease.
+     *
+     * @return how many jobs this pass settled
+     */
+    public int expireLeases(int batch) {
+        int settled = 0;
+        JobStore.ExpiredLeases found = store.jobListExpired(batch);
+        timetable.observedDbNow(found.dbNow());
+        if (found.nextExpiry() != null) {
+            timetable.noteLeaseExpiry(found.nextExpiry());
+        }
+        for (JobRow job : found.expired()) {
+            String error = "lease expired" + (job.workerId() == null ? "" : " (worker " + job.workerId() + ")");
+            try {
+                Optional<JobRow> settledJob = settleFailure(job, error, true, null, true, null);
+                if (settledJob.isPresent()) {
+                    outcomes.announced(outcomes.counted(settledJob.get(), true));
+                    settled++;
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf("Could not return expired job %d: %s", job.id(), e.getMessage());
+            }
+        }
+        if (settled > 0) {
+            LOG.debugf("Lease expiry returned %d expired jobs", settled);
+        }
+        return settled;
+    }
+
+    /**
+     * The one way out of a lease that did not succeed (failure report or expiry): CANCELLED
+     * when a cancel was requested, DEAD when attempts are used up or the error is fatal, else
+     * back to PENDING after the queue's (or the broker's) backoff.
+     */
+    private Optional<JobRow> settleFailure(JobRow job, String error, boolean retryable, Duration retryAfter,
+                                           boolean expiredOnly, String by) {
+        LeaseEnd end = new LeaseEnd(job.id(), job.leaseId(), error, expiredOnly, by);
+        if (job.cancelRequested()) {
+            return store.jobCancelLeased(end);
+        }
+        boolean dead = !retryable || job.attempt() >= job.maxAttempts();
+        if (dead) {
+            Optional<JobRow> killed = store.jobKill(end);
+            // a cancel may have been requested since the job was read: it ends CANCELLED, not DEAD
+            return killed.isPresent() ? killed : store.jobCancelLeased(end);
+        }
+        Duration base = job.queueBackoffBaseMs() != null
+                ? Duration.ofMillis(job.queueBackoffBaseMs()) : config.defaults().backoffBase();
+        Duration cap = job.queueBackoffCapMs() != null
+                ? Duration.ofMillis(job.queueBackoffCapMs()) : config.defaults().backoffCap();
+        long delayMs = retryAfter != null ? retryAfter.toMillis() : RetryPolicy.delayMs(job.attempt(), base, cap);
+        Optional<JobRow> retried = store.jobRetry(end, delayMs);
+        // a cancel may have been requested since the job was read
+        return retried.isPresent() ? retried : store.jobCancelLeased(end);
+    }
+
+    /**
+     * A guarded change found nothing. When the job already finished in one of {@code outcomes}
+     * under this very lease, the caller's earlier call took effect and only its answer was lost
+     * (a dropped connection, a 503 after the commit): answer with the job, as that call would
+     * have. Otherwise the job is gone (404) or the caller does not hold the lease (409).
+     */
+    private JobRow settledEarlier(long id, String leaseId, JobStatus... outcomes) {
+        JobRow job = store.jobGet(id).orElseThrow(() -> BrokerException.jobNotFound(id));
+        JobStatus status = JobStatus.of(job);
+        if (status.terminal() && job.leaseId() != null && job.leaseId().equalsIgnoreCase(leaseId)
+                && Arrays.asList(outcomes).contains(status)) {
+            return job;
+        }
+        throw BrokerException.leaseConflict(id);
+    }
+
+    /** A guarded change found nothing: the job is gone (404) or the caller lost the lease (409). */
+    private BrokerException lost(long id) {
+        return store.jobGet(id).isPresent() ? BrokerException.leaseConflict(id) : BrokerException.jobNotFound(id);
+    }
+}

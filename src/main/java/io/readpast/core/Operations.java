@@ -1,0 +1,116 @@
+package io.readpast.core;
+
+import io.readpast.store.DeadFilter;
+import io.readpast.store.JobFilter;
+import io.readpast.store.JobRow;
+import io.readpast.store.JobStore;
+import io.readpast.store.StoreException;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** What operators do to jobs and read of them: read, browse, cancel, requeue, delete, throughput. */
+@ApplicationScoped
+public class Operations {
+
+    private static final Logger LOG = Logger.getLogger(Operations.class);
+    /** Tries of a cancel whose job keeps changing state under it. */
+    private static final int TRIES = 5;
+
+    private final JobStore store;
+    private final JobOutcomes outcomes;
+
+    public Operations(JobStore store, JobOutcomes outcomes) {
+        this.store = store;
+        this.outcomes = outcomes;
+    }
+
+    public JobRow get(long id) {
+        return store.jobGet(id).orElseThrow(() -> BrokerException.jobNotFound(id));
+    }
+
+    /** The queue of each of these jobs, wherever each is now; ids of no job are left out. */
+    public Map<Long, String> queuesOf(Collection<Long> ids) {
+        return store.jobQueues(ids);
+    }
+
+    public List<JobRow> list(JobFilter filter) {
+        return store.jobList(filter);
+    }
+
+    public List<JobRow> deadLetters(DeadFilter filter) {
+        return store.jobListDead(filter);
+    }
+
+    /** Finished jobs per minute and queue over the last {@code minutes} minutes (database clock). */
+    public JobStore.Throughput throughput(String queue, int minutes) {
+        return store.jobThroughput(queue, minutes);
+    }
+
+    /**
+     * Cancels a job: PENDING becomes CANCELLED at once; LEASED or PROCESSING is flagged, and
+     * becomes CANCELLED when its worker fails or releases it or the lease expires. Cancelling a
+     * cancelled job is a no-op; a SUCCEEDED or DEAD job cannot be cancelled (409).
+     */
+    public JobRow cancel(long id, String by) {
+        for (int attempt = 0; attempt < TRIES; attempt++) {
+            Optional<JobRow> done = store.jobCancelPending(id, by);
+            if (done.isPresent()) {
+                LOG.infof("Job %d cancelled by %s", id, Audit.who(by));
+                return outcomes.counted(done.get(), false);
+            }
+            Optional<JobRow> flagged = store.jobCancelRequest(id, by);
+            if (flagged.isPresent()) {
+                LOG.infof("Cancel of running job %d requested by %s", id, Audit.who(by));
+                return flagged.get();
+            }
+            JobRow job = get(id);
+            JobStatus status = JobStatus.of(job);
+            if (status == JobStatus.CANCELLED) {
+                return job;
+            }
+            if (!status.canBecome(JobStatus.CANCELLED)) {
+                throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
+                        "Job " + id + " is " + status + " and can no longer be cancelled.");
+            }
+            // it changed state between the statements (claimed or released): try again
+        }
+        throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id + " kept changing state; retry.");
+    }
+
+    /** DEAD or CANCELLED back to PENDING with attempts reset; {@code payload} (JSON text) replaces the payload. */
+    public JobRow requeue(long id, String payload, String by) {
+        Optional<JobRow> requeued;
+        try {
+            requeued = store.jobRequeue(id, payload, by).map(outcomes::announced);
+        } catch (StoreException e) {
+            if (e.kind() == StoreException.Kind.DUPLICATE_KEY) {
+                throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id
+                        + " cannot be requeued: a live job holds its idempotency key.");
+            }
+            throw e;
+        }
+        requeued.ifPresent(j -> LOG.infof("Job %d requeued by %s%s", id, Audit.who(by),
+                payload == null ? "" : " with a new payload"));
+        return requeued.orElseThrow(() -> {
+            JobStatus status = JobStatus.of(get(id));
+            return new BrokerException(BrokerException.Kind.STATE_CONFLICT,
+                    "Job " + id + " is " + status + "; only DEAD or CANCELLED jobs can be requeued.");
+        });
+    }
+
+    /** Deletes a finished job for good. */
+    public void purge(long id, String by) {
+        if (store.jobPurge(id)) {
+            LOG.infof("Job %d deleted by %s", id, Audit.who(by));
+        } else {
+            JobStatus status = JobStatus.of(get(id));
+            throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
+                    "Job " + id + " is " + status + "; cancel it first, only finished jobs can be deleted.");
+        }
+    }
+}

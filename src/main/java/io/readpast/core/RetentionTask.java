@@ -1,0 +1,71 @@
+package io.readpast.core;
+
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.readpast.config.ReadpastConfig;
+import io.readpast.store.MaintenanceStore;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Deletes finished jobs past their retention in small batches (archive: SUCCEEDED and
+ * CANCELLED; dead letters: DEAD), every readpast.retention.interval, until a batch comes back
+ * short. Safe on every instance: the deletes skip rows another instance holds.
+ */
+@ApplicationScoped
+public class RetentionTask implements BackgroundTask {
+
+    private static final Logger LOG = Logger.getLogger(RetentionTask.class);
+
+    private final MaintenanceStore store;
+    private final ReadpastConfig config;
+
+    public RetentionTask(MaintenanceStore store, ReadpastConfig config) {
+        this.store = store;
+        this.config = config;
+    }
+
+    @Override
+    public String name() {
+        return "readpast-retention";
+    }
+
+    @Override
+    public Duration longest() {
+        return DurationConverter.parseDuration(config.retention().interval());
+    }
+
+    @Override
+    public Duration firstDelay() {
+        return Duration.ofSeconds(5);
+    }
+
+    @Override
+    public Instant pass() {
+        runOnce();
+        return null;
+    }
+
+    /** Deletes everything past retention now; returns how many rows went. */
+    public int runOnce() {
+        int batch = Math.max(1, config.retention().batch());
+        long archiveMs = config.retention().succeeded().toMillis();
+        long deadMs = config.retention().dead().toMillis();
+        int total = 0;
+        int n;
+        do {
+            n = store.archivePurgeOld(archiveMs, batch);
+            total += n;
+        } while (n > 0 && n >= batch);
+        do {
+            n = store.deadPurgeOld(deadMs, batch);
+            total += n;
+        } while (n > 0 && n >= batch);
+        if (total > 0) {
+            LOG.debugf("Retention deleted %d finished jobs", total);
+        }
+        return total;
+    }
+}

@@ -1,0 +1,12 @@
+package io.readpast.store;
+
+import java.util.List;
+
+/**
+ * What a claim asks for: up to {@code limit} jobs for {@code workerId} from {@code queues} (null
+ * = every queue), leased for {@code leaseSeconds} (null: the queue's default, else
+ * {@code defaultLeaseSeconds}); {@code by} is the key name recorded as modified_by.
+ */
+public record ClaimParams(String workerId, List<String> queues, int limit, Integer leaseSeconds,
+                          int defaultLeaseSeconds, String by) {
+}

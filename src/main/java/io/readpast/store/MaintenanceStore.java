@@ -1,0 +1,56 @@
+package io.readpast.store;
+
+import java.time.Instant;
+import java.util.List;
+
+/** What the background tasks do to the tables: retention, expiry, housekeeping, hot-table upkeep, timers. */
+public interface MaintenanceStore {
+
+    /** The database clock (every lease and schedule is computed from it). */
+    Instant dbNow();
+
+    /** Retention: deletes up to {@code limit} archived jobs older than {@code olderThanMs}; returns how many. */
+    int archivePurgeOld(long olderThanMs, int limit);
+
+    /** Retention: deletes up to {@code limit} dead letters older than {@code olderThanMs}; returns how many. */
+    int deadPurgeOld(long olderThanMs, int limit);
+
+    /**
+     * Moves up to {@code limit} PENDING jobs past their expiresAt to the dead letters (DEAD, with
+     * their webhooks); returns the queue of each.
+     */
+    List<String> jobExpirePending(int limit);
+
+    /**
+     * Housekeeping of the feature tables, up to the limit of rows each: fire records, uniqueness
+     * keys whose window ran out, deliveries DELIVERED or DEAD longer ago than their retention.
+     */
+    Purged housekeepingPurge(HousekeepingAges ages);
+
+    /** What {@link #housekeepingPurge} deleted. */
+    record Purged(int fires, int uniqueKeys, int webhooks) {
+        public int total() {
+            return fires + uniqueKeys + webhooks;
+        }
+    }
+
+    /**
+     * When the timers must next look (each null when nothing is planned): the earliest schedule
+     * slot, job expiry and webhook delivery, with the database's now.
+     */
+    record NextTimes(Instant nextFire, Instant nextExpiry, Instant nextDelivery, Instant dbNow) {
+    }
+
+    /** One statement: see {@link NextTimes}. */
+    NextTimes featureNextTimes();
+
+    /** Claims and batch acknowledgements so far: each leaves a dead row version in the hot table. */
+    long churn();
+
+    /**
+     * Clears the hot table's dead row versions when the database counts at least
+     * {@code minDead} of them, unless another instance is doing it now (see
+     * {@link Dialect#hotTableUpkeep}). Returns what was done, for the log; null when nothing.
+     */
+    String hotTableUpkeep(long minDead);
+}

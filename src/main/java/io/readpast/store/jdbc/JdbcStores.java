@@ -1,0 +1,81 @@
+package io.readpast.store.jdbc;
+
+import io.readpast.store.ApiKeyStore;
+import io.readpast.store.Dialect;
+import io.readpast.store.JobStore;
+import io.readpast.store.MaintenanceStore;
+import io.readpast.store.QueueStore;
+import io.readpast.store.ScheduleStore;
+import io.readpast.store.StatementCatalog;
+import io.readpast.store.Stmt;
+import io.readpast.store.WebhookStore;
+
+import javax.sql.DataSource;
+
+/**
+ * Every store port, on one pool, one dialect and one statement catalog: what
+ * {@link io.readpast.store.Database#start()} builds once the database is migrated.
+ */
+public final class JdbcStores {
+
+    private final SqlRunner sql;
+    private final JobStore jobs;
+    private final QueueStore queues;
+    private final ScheduleStore schedules;
+    private final WebhookStore webhooks;
+    private final ApiKeyStore apiKeys;
+    private final MaintenanceStore maintenance;
+
+    public JdbcStores(DataSource dataSource, Dialect dialect, StatementCatalog catalog, int claimConcurrency) {
+        this.sql = new SqlRunner(dataSource, dialect, catalog);
+        ClaimGate gate = new ClaimGate(claimConcurrency);
+        CappedQueues capped = new CappedQueues(sql);
+        ClaimPath claims = new ClaimPath(sql, gate, capped);
+        JobInserts inserts = new JobInserts(sql);
+        this.jobs = new JdbcJobStore(sql, inserts, claims);
+        this.queues = new JdbcQueueStore(sql, capped);
+        this.schedules = new JdbcScheduleStore(sql, inserts);
+        this.webhooks = new JdbcWebhookStore(sql);
+        this.apiKeys = new JdbcApiKeyStore(sql);
+        this.maintenance = new JdbcMaintenanceStore(sql, claims);
+    }
+
+    public JobStore jobs() {
+        return jobs;
+    }
+
+    public QueueStore queues() {
+        return queues;
+    }
+
+    public ScheduleStore schedules() {
+        return schedules;
+    }
+
+    public WebhookStore webhooks() {
+        return webhooks;
+    }
+
+    public ApiKeyStore apiKeys() {
+        return apiKeys;
+    }
+
+    public MaintenanceStore maintenance() {
+        return maintenance;
+    }
+
+    /** The runner every store uses (tests run single statements through it). */
+    public SqlRunner sql() {
+        return sql;
+    }
+
+    /** How many times a statement has run. */
+    public long statementsExecuted(Stmt stmt) {
+        return sql.statementsExecuted(stmt);
+    }
+
+    /** Transient failures met so far. */
+    public long transientFailures() {
+        return sql.transientFailures();
+    }
+}

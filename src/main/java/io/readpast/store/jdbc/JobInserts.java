@@ -1,0 +1,140 @@
+package io.readpast.store.jdbc;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.readpast.store.JobRow;
+import io.readpast.store.JobStore.Inserted;
+import io.readpast.store.Json;
+import io.readpast.store.NewJob;
+import io.readpast.store.Params;
+import io.readpast.store.Stmt;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+import static io.readpast.store.jdbc.SqlRunner.single;
+
+/**
+ * Inserting jobs inside a caller's transaction: the plain insert, the ordered group's lock, and
+ * the uniqueness window (uniqueFor). Enqueues and schedule firings both go through here.
+ */
+final class JobInserts {
+
+    private final SqlRunner sql;
+
+    JobInserts(SqlRunner sql) {
+        this.sql = sql;
+    }
+
+    /** Inserts the job; empty when a live job holds its idempotency key. */
+    Optional<JobRow> insert(Connection c, NewJob job) throws SQLException {
+        return single(sql.queryJobs(c, Stmt.JOB_INSERT, params(job)));
+    }
+
+    /** Inserts the job, or answers the live job that holds its idempotency key (created false). */
+    Inserted insertOrKeyHolder(Connection c, NewJob job) throws SQLException {
+        Optional<JobRow> row = insert(c, job);
+        return row.isPresent() ? new Inserted(row.get(), true) : new Inserted(keyHolder(c, job.idempotencyKey()), false);
+    }
+
+    /** The live job holding an idempotency key that an insert just found held. */
+    JobRow keyHolder(Connection c, String idempotencyKey) throws SQLException {
+        return single(sql.queryJobs(c, Stmt.JOB_GET_BY_KEY, Params.of().str("idempotency_key", idempotencyKey)))
+                .orElseThrow(() -> new SQLException("idempotency key vanished", "40001"));
+    }
+
+    /**
+     * Ordered groups: holds the group's lock until the transaction ends, so that the group's
+     * jobs get their places (group_seq) in the order they become visible.
+     */
+    void lockGroup(Connection c, String queue, String groupKey) throws SQLException {
+        sql.execute(c, Stmt.JOB_GROUP_LOCK, Params.of().str("queue", queue).str("group_key", groupKey));
+    }
+
+    /**
+     * uniqueFor: takes the job's uniqueness key and inserts it, in the caller's transaction. When
+     * another job holds the key within its window, that job is the answer (created false) and
+     * nothing is inserted; when the holder was deleted meanwhile, the key is taken over. When a
+     * live job holds the idempotency key, that job is the answer and stands for the key.
+     */
+    Inserted insertUnique(Connection c, NewJob job, boolean groupLocked) throws SQLException {
+        if (job.groupKey() != null && !groupLocked) {
+            // the group's lock before the key: every path takes its locks in that order
+            lockGroup(c, job.queue(), job.groupKey());
+        }
+        Params key = Params.of().str("unique_key", job.uniqueKey()).lng("unique_for_ms", job.uniqueForMs());
+        if (!sql.execute(c, Stmt.UNIQUE_KEY_CLAIM, key.bool("force", false))) {
+            Long holder = single(sql.query(c, Stmt.UNIQUE_KEY_GET, Params.of().str("unique_key", job.uniqueKey()),
+                    (rs, cols) -> RowReader.lng(rs, cols, "job_id"))).orElse(null);
+            Optional<JobRow> held = holder == null ? Optional.empty()
+                    : single(sql.queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", holder)));
+            if (held.isPresent()) {
+                return new Inserted(held.get(), false);
+            }
+            // the holder is gone (deleted, or purged by retention): the key is free for this job
+            sql.execute(c, Stmt.UNIQUE_KEY_CLAIM, Params.of().str("unique_key", job.uniqueKey())
+                    .lng("unique_for_ms", job.uniqueForMs()).bool("force", true));
+        }
+        Inserted answer = insertOrKeyHolder(c, job);
+        sql.execute(c, Stmt.UNIQUE_KEY_SET_JOB, Params.of().str("unique_key", job.uniqueKey())
+                .lng("job_id", answer.job().id()));
+        return answer;
+    }
+
+    static Params params(NewJob job) {
+        return Params.of()
+                .str("queue", job.queue())
+                .str("type", job.type())
+                .str("payload", job.payload())
+                .str("tags", job.tags())
+                .str("idempotency_key", job.idempotencyKey())
+                .integer("priority", job.priority())
+                .integer("max_attempts", job.maxAttempts())
+                .integer("default_max_attempts", job.defaultMaxAttempts())
+                .time("run_at", job.runAt())
+                .lng("delay_ms", job.delayMs())
+                .str("created_by", job.createdBy())
+                .str("webhook_url", job.webhookUrl())
+                .time("expires_at", job.expiresAt())
+                .str("group_key", job.groupKey());
+    }
+
+    /** The jobs as job_insert_many reads them: JSON text columns as strings, times as ISO-8601 UTC. */
+    static String manyJson(List<NewJob> jobs) {
+        StringWriter w = new StringWriter(jobs.size() * 160);
+        try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
+            g.writeStartArray();
+            for (NewJob j : jobs) {
+                g.writeStartObject();
+                g.writeStringField("queue", j.queue());
+                g.writeStringField("type", j.type());
+                g.writeStringField("payload", j.payload());
+                g.writeStringField("tags", j.tags());
+                g.writeStringField("idempotency_key", j.idempotencyKey());
+                g.writeNumberField("priority", j.priority());
+                if (j.maxAttempts() == null) {
+                    g.writeNullField("max_attempts");
+                } else {
+                    g.writeNumberField("max_attempts", j.maxAttempts());
+                }
+                g.writeNumberField("default_max_attempts", j.defaultMaxAttempts());
+                // microseconds: what both engines store (datetime2(6), timestamptz)
+                g.writeStringField("run_at", j.runAt() == null ? null : j.runAt().truncatedTo(ChronoUnit.MICROS).toString());
+                g.writeNumberField("delay_ms", j.delayMs());
+                g.writeStringField("created_by", j.createdBy());
+                g.writeStringField("webhook_url", j.webhookUrl());
+                g.writeStringField("expires_at", j.expiresAt() == null ? null
+                        : j.expiresAt().truncatedTo(ChronoUnit.MICROS).toString());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return w.toString();
+    }
+}

@@ -1,0 +1,25 @@
+package io.readpast.webhook;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The body of a delivery: its id, the event, the attempt, when the delivery was written, and
+ * the job as GET /jobs/{id} shows it now (or, when the job was deleted since, what the delivery
+ * itself knows of it).
+ */
+@JsonPropertyOrder({"id", "event", "attempt", "createdAt", "job"})
+public record WebhookPayload(String id, String event, int attempt, Instant createdAt, Object job) {
+
+    /** What a delivery knows of a job deleted since it was written (retention or DELETE). */
+    static Map<String, Object> deletedJob(long id, String queue, String event) {
+        Map<String, Object> gone = new LinkedHashMap<>();
+        gone.put("id", Long.toString(id));
+        gone.put("queue", queue);
+        gone.put("status", event.equals("job.dead") ? "DEAD" : "SUCCEEDED");
+        return gone;
+    }
+}

@@ -103,7 +103,7 @@ public interface ReadpastConfig {
         @WithDefault("PT1M")
         Duration misfireGrace();
 
-        /** Records of fired slots are kept this long (then deleted by the schedule sweeper). */
+        /** Records of fired slots are kept this long (then deleted by the housekeeping task). */
         @WithDefault("P7D")
         Duration fireRetention();
     }
@@ -217,7 +217,7 @@ public interface ReadpastConfig {
 
     interface Sweeper {
         /**
-         * The longest the lease sweeper sleeps (e.g. 4s): it wakes when the earliest lease it knows
+         * The longest the lease expiry task sleeps (e.g. 4s): it wakes when the earliest lease it knows
          * of runs out, and at the latest after this, to find leases other instances handed out.
          */
         @WithDefault("4s")
@@ -235,7 +235,7 @@ public interface ReadpastConfig {
         String timersInterval();
     }
 
-    /** How long finished jobs are kept, and how the retention sweeper works through them. */
+    /** How long finished jobs are kept, and how the retention task works through them. */
     interface Retention {
         /** Archived SUCCEEDED and CANCELLED jobs older than this are deleted. */
         @WithDefault("P7D")
@@ -245,7 +245,7 @@ public interface ReadpastConfig {
         @WithDefault("P30D")
         Duration dead();
 
-        /** How often each instance runs the retention sweeper (a scheduler period). */
+        /** How often each instance runs the retention task. */
         @WithDefault("60s")
         String interval();
 

@@ -8,7 +8,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * Keeps the feature tables small: records of fired schedule slots (readpast.schedules.fire-retention),
@@ -18,7 +17,7 @@ import java.time.Instant;
  * Safe on every instance: rows are deleted skip-locked.
  */
 @ApplicationScoped
-public class HousekeepingTask implements BackgroundTask {
+public class HousekeepingTask extends PeriodicTask {
 
     private static final Logger LOG = Logger.getLogger(HousekeepingTask.class);
 
@@ -26,29 +25,15 @@ public class HousekeepingTask implements BackgroundTask {
     private final ReadpastConfig config;
 
     public HousekeepingTask(MaintenanceStore store, ReadpastConfig config) {
+        super("readpast-housekeeping", () -> DurationConverter.parseDuration(config.retention().housekeepingInterval()),
+                Duration.ofSeconds(37));
         this.store = store;
         this.config = config;
     }
 
     @Override
-    public String name() {
-        return "readpast-housekeeping";
-    }
-
-    @Override
-    public Duration longest() {
-        return DurationConverter.parseDuration(config.retention().housekeepingInterval());
-    }
-
-    @Override
-    public Duration firstDelay() {
-        return Duration.ofSeconds(37);
-    }
-
-    @Override
-    public Instant pass() {
+    protected void runPass() {
         runOnce();
-        return null;
     }
 
     /** Deletes what is past its retention now; returns how many rows went. */

@@ -7,7 +7,7 @@ import java.util.function.BiConsumer;
 
 /**
  * Tells waiting claims that jobs became claimable (at once on this instance, and through the
- * engine's remote channel, PostgreSQL NOTIFY, to the others), and tells the due pollers when
+ * engine's remote channel, PostgreSQL NOTIFY, to the others), and tells the due polls when
  * jobs will come due (a delayed enqueue, a retry after backoff) or that something may have
  * become claimable without a new job (a queue resumed).
  */

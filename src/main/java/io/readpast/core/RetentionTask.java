@@ -7,7 +7,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * Deletes finished jobs past their retention in small batches (archive: SUCCEEDED and
@@ -15,7 +14,7 @@ import java.time.Instant;
  * short. Safe on every instance: the deletes skip rows another instance holds.
  */
 @ApplicationScoped
-public class RetentionTask implements BackgroundTask {
+public class RetentionTask extends PeriodicTask {
 
     private static final Logger LOG = Logger.getLogger(RetentionTask.class);
 
@@ -23,29 +22,15 @@ public class RetentionTask implements BackgroundTask {
     private final ReadpastConfig config;
 
     public RetentionTask(MaintenanceStore store, ReadpastConfig config) {
+        super("readpast-retention", () -> DurationConverter.parseDuration(config.retention().interval()),
+                Duration.ofSeconds(5));
         this.store = store;
         this.config = config;
     }
 
     @Override
-    public String name() {
-        return "readpast-retention";
-    }
-
-    @Override
-    public Duration longest() {
-        return DurationConverter.parseDuration(config.retention().interval());
-    }
-
-    @Override
-    public Duration firstDelay() {
-        return Duration.ofSeconds(5);
-    }
-
-    @Override
-    public Instant pass() {
+    protected void runPass() {
         runOnce();
-        return null;
     }
 
     /** Deletes everything past retention now; returns how many rows went. */

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * each slot is recorded under a unique key, so it enqueues at most one job.
  *
  * <p>Which slots fire: a slot seen within {@code misfireGrace} of its time is on time and
- * always fires; older ones were missed (all instances down, or the schedule's sweeper stalled),
+ * always fires; older ones were missed (all instances down, or their timers stalled),
  * and the schedule's catch-up policy decides: ALL fires every missed slot (at most
  * {@code catchUpMax} per pass; the rest follow in the next passes), LATEST fires only the most
  * recent missed slot, NONE fires none of them.

@@ -8,10 +8,10 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * When the instance's two background loops must next look at the database: the due poller (a
- * job comes due) and the lease sweeper (a lease runs out). Each sleeps until the earliest time
+ * When the instance's two alarm-driven tasks must next look at the database: the due poll (a
+ * job comes due) and the lease expiry task (a lease runs out). Each sleeps until the earliest time
  * it was told of, instead of polling on a fixed period: the times come from the database (the
- * poller's and the sweeper's own reads) and from this instance's writes and other instances'
+ * poll's and the expiry task's own reads) and from this instance's writes and other instances'
  * notifications (a delayed job enqueued, a retry scheduled, a lease handed out). Times on the
  * database clock are turned into local ones with the offset the last read observed.
  */
@@ -48,17 +48,17 @@ public class Timetable {
         return Instant.ofEpochMilli(System.currentTimeMillis() + skewMs);
     }
 
-    /** A pending job comes due at {@code dueAt} (database clock): the due poller looks then. */
+    /** A pending job comes due at {@code dueAt} (database clock): the due poll looks then. */
     public void noteDue(Instant dueAt) {
         due.wakeBy(nanosAt(dueAt) + MARGIN_NANOS);
     }
 
-    /** Something may be claimable now that no announcement covers: the due poller looks at once. */
+    /** Something may be claimable now that no announcement covers: the due poll looks at once. */
     public void checkDueNow() {
         due.wakeBy(System.nanoTime());
     }
 
-    /** A lease runs out at {@code expiresAt} (database clock): the sweeper looks then. */
+    /** A lease runs out at {@code expiresAt} (database clock): the lease expiry task looks then. */
     public void noteLeaseExpiry(Instant expiresAt) {
         leases.wakeBy(nanosAt(expiresAt) + MARGIN_NANOS);
     }

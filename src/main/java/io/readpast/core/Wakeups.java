@@ -47,7 +47,7 @@ public class Wakeups {
     /** Announcements not tied to a queue (e.g. after a reconnect): they concern every waiter. */
     private final AtomicLong unqueued = new AtomicLong();
     private final ConcurrentHashMap<String, AtomicLong> perQueue = new ConcurrentHashMap<>();
-    /** Told of each claim that starts waiting, with its queue filter (the due poller). */
+    /** Told of each claim that starts waiting, with its queue filter (the due poll task). */
     private volatile java.util.function.Consumer<Collection<String>> onWait = q -> { };
 
     /** Installs the listener told of each claim that starts waiting. */

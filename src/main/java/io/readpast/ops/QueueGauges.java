@@ -2,14 +2,13 @@ package io.readpast.ops;
 
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.readpast.config.ReadpastConfig;
-import io.readpast.core.BackgroundTask;
+import io.readpast.core.PeriodicTask;
 import io.readpast.store.QueueRow;
 import io.readpast.store.QueueStore;
 import io.readpast.store.StoreException;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * Refreshes the per-queue depth and lag gauges from one queue-list statement every
@@ -18,41 +17,25 @@ import java.time.Instant;
  * (readiness says so).
  */
 @ApplicationScoped
-public class QueueGauges implements BackgroundTask {
+public class QueueGauges extends PeriodicTask {
 
     private final QueueStore store;
     private final BrokerMetrics metrics;
-    private final ReadpastConfig config;
 
     public QueueGauges(QueueStore store, BrokerMetrics metrics, ReadpastConfig config) {
+        super("readpast-queue-gauges", () -> DurationConverter.parseDuration(config.metrics().refresh()),
+                Duration.ofSeconds(2));
         this.store = store;
         this.metrics = metrics;
-        this.config = config;
     }
 
     @Override
-    public String name() {
-        return "readpast-queue-gauges";
-    }
-
-    @Override
-    public Duration longest() {
-        return DurationConverter.parseDuration(config.metrics().refresh());
-    }
-
-    @Override
-    public Duration firstDelay() {
-        return Duration.ofSeconds(2);
-    }
-
-    @Override
-    public Instant pass() {
+    protected void runPass() {
         try {
             refresh();
         } catch (StoreException e) {
             // the database is down: readiness says so; the gauges keep their last values
         }
-        return null;
     }
 
     /** Reads every queue's counts now into the gauges. */

@@ -2,11 +2,9 @@ package io.readpast.security;
 
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.readpast.config.ReadpastConfig;
-import io.readpast.core.BackgroundTask;
+import io.readpast.core.PeriodicTask;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.time.Duration;
-import java.time.Instant;
 
 /**
  * Re-reads the stored API keys (generated at first start, made or deleted with /keys on any
@@ -14,19 +12,14 @@ import java.time.Instant;
  * read keeps the keys this instance has.
  */
 @ApplicationScoped
-public class ApiKeyRefreshTask implements BackgroundTask {
+public class ApiKeyRefreshTask extends PeriodicTask {
 
     private final ApiKeys keys;
-    private final ReadpastConfig config;
 
     public ApiKeyRefreshTask(ApiKeys keys, ReadpastConfig config) {
+        super("readpast-api-key-refresh", () -> DurationConverter.parseDuration(config.auth().refresh()),
+                DurationConverter.parseDuration(config.auth().refresh()));
         this.keys = keys;
-        this.config = config;
-    }
-
-    @Override
-    public String name() {
-        return "readpast-api-key-refresh";
     }
 
     @Override
@@ -35,18 +28,7 @@ public class ApiKeyRefreshTask implements BackgroundTask {
     }
 
     @Override
-    public Duration longest() {
-        return DurationConverter.parseDuration(config.auth().refresh());
-    }
-
-    @Override
-    public Duration firstDelay() {
-        return longest();
-    }
-
-    @Override
-    public Instant pass() {
+    protected void runPass() {
         keys.refresh();
-        return null;
     }
 }

@@ -1,5 +1,6 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.config.Engine;
 import io.restassured.http.ContentType;

@@ -1,5 +1,8 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
+import io.readpast.testsupport.Http;
+import io.readpast.testsupport.Jobs;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -44,15 +47,15 @@ class GroupTest {
         if (group != null) {
             body.put("groupKey", group);
         }
-        return JobLifecycleTest.enqueue(body);
+        return Jobs.enqueue(body);
     }
 
     static List<String> claimIds(String queue, int limit) {
-        return JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of(queue), "limit", limit)).getList("jobs.id");
+        return Jobs.claim(Map.of("workerId", "w", "queues", List.of(queue), "limit", limit)).getList("jobs.id");
     }
 
     static JsonPath claimOne(String queue) {
-        return JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of(queue), "limit", 1));
+        return Jobs.claim(Map.of("workerId", "w", "queues", List.of(queue), "limit", 1));
     }
 
     static void complete(String id, String lease) {
@@ -70,7 +73,7 @@ class GroupTest {
         String u1 = enqueue("g", null, 1);
         String u2 = enqueue("g", null, 2);
         given().when().get("/jobs/" + a2).then().body("groupKey", equalTo("a"));
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("g"), "limit", 10));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("g"), "limit", 10));
         List<String> first = c.getList("jobs.id");
         assertEquals(4, first.size(), "the head of each group and the ungrouped jobs: " + first);
         assertTrue(first.containsAll(List.of(a1, b1, u1, u2)), first.toString());
@@ -127,7 +130,7 @@ class GroupTest {
                 .body("succeeded", equalTo(6));
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("gb"), "limit", 10));
+            JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("gb"), "limit", 10));
             for (int k = 0; k < c.getList("jobs").size(); k++) {
                 if ("k".equals(c.getString("jobs[" + k + "].groupKey"))) {
                     order.add(c.getInt("jobs[" + k + "].payload.n"));

@@ -1,5 +1,7 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
+import io.readpast.testsupport.Jobs;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
@@ -182,11 +184,11 @@ class HostileInputTest {
     @Test
     void everyBadRequestGetsAUseful4xxAndChangesNothing() throws Exception {
         TestDb.clean();
-        String pending = JobLifecycleTest.enqueue(Map.of("queue", "hq", "type", "t", "delaySeconds", 3600));
-        String leased = JobLifecycleTest.enqueue(Map.of("queue", "hq2", "type", "t"));
-        JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("hq2"), "leaseSeconds", 600));
-        String dead = JobLifecycleTest.enqueue(Map.of("queue", "hq3", "type", "t"));
-        var c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("hq3")));
+        String pending = Jobs.enqueue(Map.of("queue", "hq", "type", "t", "delaySeconds", 3600));
+        String leased = Jobs.enqueue(Map.of("queue", "hq2", "type", "t"));
+        Jobs.claim(Map.of("workerId", "w", "queues", List.of("hq2"), "leaseSeconds", 600));
+        String dead = Jobs.enqueue(Map.of("queue", "hq3", "type", "t"));
+        var c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("hq3")));
         io.restassured.RestAssured.given().contentType("application/json")
                 .body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "retryable", false))
                 .post("/jobs/" + dead + "/fail").then().statusCode(200);

@@ -1,5 +1,6 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.core.HousekeepingTask;
 import io.readpast.store.MaintenanceStore;

@@ -1,5 +1,6 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -10,6 +11,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import static io.readpast.testsupport.Jobs.claim;
+import static io.readpast.testsupport.Jobs.enqueue;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
@@ -27,18 +30,6 @@ class JobLifecycleTest {
     @BeforeEach
     void clean() {
         TestDb.clean();
-    }
-
-    static String enqueue(Map<String, Object> body) {
-        return given().contentType(ContentType.JSON).body(body)
-                .when().post("/jobs")
-                .then().statusCode(201).extract().path("id");
-    }
-
-    static JsonPath claim(Map<String, Object> body) {
-        return given().contentType(ContentType.JSON).body(body)
-                .when().post("/claim")
-                .then().statusCode(200).contentType(ContentType.JSON).extract().jsonPath();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
+import io.readpast.testsupport.Jobs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -28,8 +30,8 @@ class LeaseExpiryTest {
 
     @Test
     void expiredLeaseIsReturnedAndTheStaleWorkerIsFenced() {
-        String id = JobLifecycleTest.enqueue(Map.of("queue", "exp", "type", "t", "maxAttempts", 5));
-        String stale = JobLifecycleTest.claim(Map.of("workerId", "slow", "leaseSeconds", 1)).getString("jobs[0].leaseId");
+        String id = Jobs.enqueue(Map.of("queue", "exp", "type", "t", "maxAttempts", 5));
+        String stale = Jobs.claim(Map.of("workerId", "slow", "leaseSeconds", 1)).getString("jobs[0].leaseId");
         given().contentType(ContentType.JSON).body(Map.of("leaseId", stale))
                 .when().post("/jobs/" + id + "/heartbeat").then().statusCode(200);
 
@@ -42,7 +44,7 @@ class LeaseExpiryTest {
         // After the retry backoff another worker gets it, with a new lease.
         JsonPath[] second = new JsonPath[1];
         await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            second[0] = JobLifecycleTest.claim(Map.of("workerId", "fast", "queues", List.of("exp"), "leaseSeconds", 60));
+            second[0] = Jobs.claim(Map.of("workerId", "fast", "queues", List.of("exp"), "leaseSeconds", 60));
             return !second[0].getList("jobs").isEmpty();
         });
         assertEquals(id, second[0].getString("jobs[0].id"));
@@ -63,8 +65,8 @@ class LeaseExpiryTest {
 
     @Test
     void expiryWithNoAttemptsLeftKillsTheJob() {
-        String id = JobLifecycleTest.enqueue(Map.of("queue", "exp1", "type", "t", "maxAttempts", 1));
-        JobLifecycleTest.claim(Map.of("workerId", "slow", "leaseSeconds", 1));
+        String id = Jobs.enqueue(Map.of("queue", "exp1", "type", "t", "maxAttempts", 1));
+        Jobs.claim(Map.of("workerId", "slow", "leaseSeconds", 1));
         await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
                 given().when().get("/jobs/" + id).then().body("status", equalTo("DEAD")));
         assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_job_dead WHERE id = ?", Long.parseLong(id)));
@@ -72,8 +74,8 @@ class LeaseExpiryTest {
 
     @Test
     void heartbeatsKeepALeaseAliveBeyondItsFirstLength() {
-        String id = JobLifecycleTest.enqueue(Map.of("queue", "hb", "type", "t"));
-        JsonPath claimed = JobLifecycleTest.claim(Map.of("workerId", "w", "leaseSeconds", 1));
+        String id = Jobs.enqueue(Map.of("queue", "hb", "type", "t"));
+        JsonPath claimed = Jobs.claim(Map.of("workerId", "w", "leaseSeconds", 1));
         String lease = claimed.getString("jobs[0].leaseId");
         java.time.Instant firstExpiry = java.time.Instant.parse(claimed.getString("jobs[0].leaseExpiresAt"));
         // Heartbeat without pause (1 s leases) until well past the first lease's expiry and

@@ -1,5 +1,7 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
+import io.readpast.testsupport.Jobs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.ops.QueueGauges;
 import io.restassured.http.ContentType;
@@ -31,9 +33,9 @@ class ObservabilityTest {
     @Test
     @io.quarkus.test.junit.DisabledOnIntegrationTest("it refreshes the in-process queue gauges")
     void prometheusMetricsCountJobsPerQueueAndTimeClaims() {
-        String id = JobLifecycleTest.enqueue(Map.of("queue", "obs", "type", "t"));
-        JobLifecycleTest.enqueue(Map.of("queue", "obs", "type", "t"));
-        var c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("obs")));
+        String id = Jobs.enqueue(Map.of("queue", "obs", "type", "t"));
+        Jobs.enqueue(Map.of("queue", "obs", "type", "t"));
+        var c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("obs")));
         given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId")))
                 .post("/jobs/" + id + "/complete").then().statusCode(200);
         gauges.refresh();
@@ -54,9 +56,9 @@ class ObservabilityTest {
     @Test
     void aFailureCountsAsFailedOnlyWhenTheJobGoesBackForARetry() {
         String queue = "obs-fail-" + System.nanoTime();
-        String retried = JobLifecycleTest.enqueue(Map.of("queue", queue, "type", "t", "priority", 1));
-        String fatal = JobLifecycleTest.enqueue(Map.of("queue", queue, "type", "t"));
-        var c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of(queue), "limit", 2));
+        String retried = Jobs.enqueue(Map.of("queue", queue, "type", "t", "priority", 1));
+        String fatal = Jobs.enqueue(Map.of("queue", queue, "type", "t"));
+        var c = Jobs.claim(Map.of("workerId", "w", "queues", List.of(queue), "limit", 2));
         assertEquals(List.of(retried, fatal), c.getList("jobs.id"));
         given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "error", "x"))
                 .post("/jobs/" + retried + "/fail").then().statusCode(200).body("status", equalTo("PENDING"));
@@ -125,7 +127,7 @@ class ObservabilityTest {
         org.jboss.logmanager.Logger root = org.jboss.logmanager.Logger.getLogger("");
         root.addHandler(capture);
         try {
-            String id = JobLifecycleTest.enqueue(Map.of("queue", "audit", "type", "t"));
+            String id = Jobs.enqueue(Map.of("queue", "audit", "type", "t"));
             given().header("X-Request-Id", "req-audit-1").post("/jobs/" + id + "/cancel").then().statusCode(200);
             given().header("X-Request-Id", "req-audit-2").post("/queues/audit/pause").then().statusCode(200);
         } finally {

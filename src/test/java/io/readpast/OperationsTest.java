@@ -1,5 +1,8 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
+import io.readpast.testsupport.Http;
+import io.readpast.testsupport.Jobs;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -49,11 +52,11 @@ class OperationsTest {
     }
 
     private static String enqueue(Map<String, Object> body) {
-        return JobLifecycleTest.enqueue(body);
+        return Jobs.enqueue(body);
     }
 
     private static JsonPath claimOne(String queue) {
-        return JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of(queue), "leaseSeconds", 60));
+        return Jobs.claim(Map.of("workerId", "w", "queues", List.of(queue), "leaseSeconds", 60));
     }
 
     private static void post(String path, Object body, int status) {
@@ -115,7 +118,7 @@ class OperationsTest {
         String upper = enqueue(Map.of("queue", "Mail", "type", "t", "idempotencyKey", "K"));
         String lower = enqueue(Map.of("queue", "mail", "type", "t", "idempotencyKey", "k"));
         assertFalse(upper.equals(lower), "keys differing by case made one job");
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("mail"), "limit", 10));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("mail"), "limit", 10));
         assertEquals(List.of(lower), c.getList("jobs.id"));
         assertEquals(List.of("mail"), c.getList("jobs.queue"));
         List<String> names = given().when().get("/queues").then().statusCode(200).extract().jsonPath().getList("queues.name");
@@ -162,7 +165,7 @@ class OperationsTest {
         for (int i = 0; i < 3; i++) {
             enqueue(Map.of("queue", "bc", "type", "t"));
         }
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("bc"), "limit", 3));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("bc"), "limit", 3));
         List<String> ids = c.getList("jobs.id");
         List<String> leases = c.getList("jobs.leaseId");
         List<Object> items = new ArrayList<>();
@@ -223,7 +226,7 @@ class OperationsTest {
                 .when().post("/jobs/" + id2 + "/release").then().statusCode(200).body("status", equalTo("CANCELLED"));
 
         String id3 = enqueue(Map.of("queue", "cr", "type", "t"));
-        JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("cr"), "leaseSeconds", 1));
+        Jobs.claim(Map.of("workerId", "w", "queues", List.of("cr"), "leaseSeconds", 1));
         given().when().post("/jobs/" + id3 + "/cancel").then().statusCode(200).body("cancelRequested", equalTo(true));
         await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
                 given().when().get("/jobs/" + id3).then().body("status", equalTo("CANCELLED")));
@@ -352,7 +355,7 @@ class OperationsTest {
                 .body("leaseSeconds", equalTo(600)).body("maxAttempts", equalTo(7));
         String id = enqueue(Map.of("queue", "qd", "type", "t"));
         given().when().get("/jobs/" + id).then().body("maxAttempts", equalTo(7));
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("qd")));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("qd")));
         Instant expires = Instant.parse(c.getString("jobs[0].leaseExpiresAt"));
         Instant updated = Instant.parse(c.getString("jobs[0].updatedAt"));
         assertEquals(600, Duration.between(updated, expires).toSeconds(), 2, "queue lease length applied");
@@ -388,7 +391,7 @@ class OperationsTest {
             before.add(enqueue(Map.of("queue", "pg" + (i % 3), "type", "t")));
         }
         for (int i = 0; i < 10; i++) {
-            JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("pg0"), "limit", 1));
+            JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("pg0"), "limit", 1));
             post("/jobs/" + c.getString("jobs[0].id") + "/complete", Map.of("leaseId", c.getString("jobs[0].leaseId")), 200);
         }
         for (int i = 0; i < 5; i++) {

@@ -1,5 +1,8 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
+import io.readpast.testsupport.Http;
+import io.readpast.testsupport.Jobs;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -54,7 +57,7 @@ class RateLimitTest {
     }
 
     static int claim(String queue, int limit) {
-        return JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of(queue), "limit", limit)).getList("jobs").size();
+        return Jobs.claim(Map.of("workerId", "w", "queues", List.of(queue), "limit", limit)).getList("jobs").size();
     }
 
     @Test
@@ -73,11 +76,11 @@ class RateLimitTest {
         assertEquals(0, claim("rl", 100));
         // a claim over several queues still gets the unlimited ones
         enqueue("free", 3);
-        assertEquals(3, JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("rl", "free"), "limit", 100))
+        assertEquals(3, Jobs.claim(Map.of("workerId", "w", "queues", List.of("rl", "free"), "limit", 100))
                 .getList("jobs").size());
         // and a claim over every queue too
         enqueue("free", 2);
-        assertEquals(2, JobLifecycleTest.claim(Map.of("workerId", "w", "limit", 100)).getList("jobs").size());
+        assertEquals(2, Jobs.claim(Map.of("workerId", "w", "limit", 100)).getList("jobs").size());
     }
 
     @Test
@@ -94,7 +97,7 @@ class RateLimitTest {
     void maxWorkersAndRateLimitBothHold() {
         queue("both", Map.of("maxWorkers", 2, "rateLimit", 3, "ratePeriodSeconds", 3600));
         enqueue("both", 10);
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("both"), "limit", 10));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("both"), "limit", 10));
         assertEquals(2, c.getList("jobs").size(), "maxWorkers");
         for (int i = 0; i < 2; i++) {
             given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[" + i + "].leaseId")))
@@ -168,7 +171,7 @@ class RateLimitTest {
     void ackAndClaimHonoursTheRateLimit() {
         queue("rl-ack", Map.of("rateLimit", 2, "ratePeriodSeconds", 3600));
         enqueue("rl-ack", 5);
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("rl-ack"), "limit", 5));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("rl-ack"), "limit", 5));
         assertEquals(2, c.getList("jobs").size());
         List<Map<String, Object>> ack = new ArrayList<>();
         for (int i = 0; i < 2; i++) {

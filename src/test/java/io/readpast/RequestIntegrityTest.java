@@ -1,5 +1,6 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.BeforeEach;

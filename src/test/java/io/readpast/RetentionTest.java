@@ -1,5 +1,7 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
+import io.readpast.testsupport.Jobs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -41,16 +43,16 @@ class RetentionTest {
     void finishedJobsAreDeletedAfterTheirRetentionAndLiveOnesStay() {
         String[] done = new String[5];
         for (int i = 0; i < done.length; i++) {
-            done[i] = JobLifecycleTest.enqueue(Map.of("queue", "ret", "type", "t"));
-            JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("ret")));
+            done[i] = Jobs.enqueue(Map.of("queue", "ret", "type", "t"));
+            JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("ret")));
             given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId")))
                     .when().post("/jobs/" + done[i] + "/complete").then().statusCode(200);
         }
-        String dead = JobLifecycleTest.enqueue(Map.of("queue", "ret", "type", "t"));
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("ret")));
+        String dead = Jobs.enqueue(Map.of("queue", "ret", "type", "t"));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("ret")));
         given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "retryable", false))
                 .when().post("/jobs/" + dead + "/fail").then().statusCode(200);
-        String live = JobLifecycleTest.enqueue(Map.of("queue", "ret", "type", "t", "delaySeconds", 3600));
+        String live = Jobs.enqueue(Map.of("queue", "ret", "type", "t", "delaySeconds", 3600));
 
         // more rows than one batch (2): the sweeper keeps going until a batch comes back short
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() ->

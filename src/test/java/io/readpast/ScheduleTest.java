@@ -1,5 +1,7 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
+import io.readpast.testsupport.Jobs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.core.ScheduleFirer;
 import io.readpast.core.ScheduleFiring;
@@ -144,7 +146,7 @@ class ScheduleTest {
         put("single", schedule("* * * * * *", "single-q", "overlap", "SKIP"));
         await().atMost(Duration.ofSeconds(20)).until(() -> firesOf("single", 2) >= 2);
         assertEquals(1, jobsOf("single"), "slots are skipped while the first job is pending");
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("single-q")));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("single-q")));
         given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId")))
                 .when().post("/jobs/" + c.getString("jobs[0].id") + "/complete").then().statusCode(200);
         await().atMost(Duration.ofSeconds(20)).until(() -> jobsOf("single") == 1

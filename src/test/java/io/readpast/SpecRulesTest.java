@@ -1,5 +1,6 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,5 +1,7 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
+import io.readpast.testsupport.Jobs;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -57,7 +59,7 @@ class UniqueExpiryTest {
     }
 
     static void complete(String queue) {
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of(queue)));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of(queue)));
         given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId")))
                 .when().post("/jobs/" + c.getString("jobs[0].id") + "/complete").then().statusCode(200);
     }
@@ -77,7 +79,7 @@ class UniqueExpiryTest {
         // without uniqueFor nothing is deduplicated
         post(job("uq", Map.of("a", 1, "b", List.of(1, 2)))).then().statusCode(201);
         // finished, still within the window: still the answer
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("uq"), "limit", 10));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("uq"), "limit", 10));
         for (int i = 0; i < c.getList("jobs").size(); i++) {
             given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[" + i + "].leaseId")))
                     .when().post("/jobs/" + c.getString("jobs[" + i + "].id") + "/complete").then().statusCode(200);
@@ -194,12 +196,12 @@ class UniqueExpiryTest {
                 .body("attempt", equalTo(0)).body("expiresAt", nullValue());
         given().when().get("/dead-letters?queue=exp2").then().statusCode(200).body("jobs", hasSize(1));
         given().when().post("/queues/exp2/resume").then().statusCode(200);
-        assertEquals(0, JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("exp2"))).getList("jobs").size());
+        assertEquals(0, Jobs.claim(Map.of("workerId", "w", "queues", List.of("exp2"))).getList("jobs").size());
 
         // claimed before its expiresAt: it runs on, and can be completed after it
         String started = post(job("exp3", "r", "expiresAt", TestDb.dbNow().plusSeconds(2).toString())).then().statusCode(201)
                 .extract().path("id");
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("exp3")));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("exp3")));
         assertEquals(started, c.getString("jobs[0].id"));
         Instant expiry = Instant.parse(c.getString("jobs[0].expiresAt"));
         await().atMost(Duration.ofSeconds(20)).until(() -> TestDb.dbNow().isAfter(expiry.plusSeconds(1)));
@@ -210,7 +212,7 @@ class UniqueExpiryTest {
         // a requeued expired job starts afresh, without the expiry
         given().contentType(ContentType.JSON).body("{}").when().post("/jobs/" + soon + "/requeue").then().statusCode(200)
                 .body("status", equalTo("PENDING")).body("expiresAt", nullValue());
-        assertEquals(soon, JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("exp2"))).getString("jobs[0].id"));
+        assertEquals(soon, Jobs.claim(Map.of("workerId", "w", "queues", List.of("exp2"))).getString("jobs[0].id"));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.readpast;
 
+import io.readpast.testsupport.TestDb;
+import io.readpast.testsupport.Jobs;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.readpast.store.WebhookRow;
@@ -73,12 +75,12 @@ class WebhookTest {
         if (webhookUrl != null) {
             body.put("webhookUrl", webhookUrl);
         }
-        return JobLifecycleTest.enqueue(body);
+        return Jobs.enqueue(body);
     }
 
     /** Claims the one job of a queue and completes it. */
     static String claimAndComplete(String queue) {
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of(queue)));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of(queue)));
         String id = c.getString("jobs[0].id");
         given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "result", Map.of("ok", true)))
                 .when().post("/jobs/" + id + "/complete").then().statusCode(200);
@@ -141,7 +143,7 @@ class WebhookTest {
                 .then().statusCode(200).body("webhookUrl", equalTo(url));
         String own = receiver.url("/own");
         String dead = enqueue("wq", null);
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("wq")));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("wq")));
         given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "error", "boom",
                 "retryable", false)).when().post("/jobs/" + dead + "/fail").then().statusCode(200).body("status", equalTo("DEAD"));
         String withOwn = enqueue("wq", own);
@@ -150,7 +152,7 @@ class WebhookTest {
         claimAndComplete("plain");
         // a retried failure and a cancel are not events
         String retried = enqueue("wq", null);
-        JsonPath c2 = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("wq")));
+        JsonPath c2 = Jobs.claim(Map.of("workerId", "w", "queues", List.of("wq")));
         given().contentType(ContentType.JSON).body(Map.of("leaseId", c2.getString("jobs[0].leaseId"), "error", "later"))
                 .when().post("/jobs/" + retried + "/fail").then().statusCode(200).body("status", equalTo("PENDING"));
         given().when().post("/jobs/" + retried + "/cancel").then().statusCode(200);
@@ -317,7 +319,7 @@ class WebhookTest {
         }
         given().contentType(ContentType.JSON).body(Map.of("jobs", batch)).when().post("/jobs/batch").then().statusCode(200)
                 .body("succeeded", equalTo(jobs));
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("race-wh"), "limit", jobs));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("race-wh"), "limit", jobs));
         List<Map<String, Object>> items = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
             items.add(Map.of("id", c.getString("jobs[" + i + "].id"), "leaseId", c.getString("jobs[" + i + "].leaseId")));
@@ -362,7 +364,7 @@ class WebhookTest {
     void jobsAcknowledgedWithTheNextClaimArePosted() {
         String first = enqueue("ack-wh", receiver.url("/acked"));
         String second = enqueue("ack-wh", receiver.url("/acked"));
-        JsonPath c = JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("ack-wh"), "limit", 1));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("ack-wh"), "limit", 1));
         given().contentType(ContentType.JSON).body(Map.of("workerId", "w", "queues", List.of("ack-wh"), "limit", 1,
                 "ack", List.of(Map.of("id", c.getString("jobs[0].id"), "leaseId", c.getString("jobs[0].leaseId")))))
                 .when().post("/claim").then().statusCode(200).body("jobs", hasSize(1));
@@ -374,7 +376,7 @@ class WebhookTest {
     @Test
     void aRefusedCompletionWritesNoDelivery() {
         String id = enqueue("nope", receiver.url("/never"));
-        JobLifecycleTest.claim(Map.of("workerId", "w", "queues", List.of("nope")));
+        Jobs.claim(Map.of("workerId", "w", "queues", List.of("nope")));
         given().contentType(ContentType.JSON).body(Map.of("leaseId", "00000000-0000-4000-8000-000000000000"))
                 .when().post("/jobs/" + id + "/complete").then().statusCode(409);
         assertEquals(0, TestDb.count("SELECT count(*) FROM readpast_webhook"));

@@ -1,10 +1,8 @@
 package io.readpast.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.URI;
@@ -31,7 +29,6 @@ import java.util.concurrent.locks.LockSupport;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * One of three brokers is killed with SIGKILL mid-load (DESIGN.md section 4, invariant 4).
@@ -51,32 +48,15 @@ class BrokerCrashIT {
     private static final String STUCK_SQL = "SELECT count(*) FROM readpast_job WHERE status IN (1, 2) "
             + "AND lease_expires_at < now() - interval '5 seconds'";
 
-    private static Brokers brokers;
-
-    @BeforeAll
-    static void startBrokers() {
-        assumeTrue(FaultDb.isPostgres(), "the fault tests run on PostgreSQL");
-        brokers = Brokers.start("broker-crash", BROKERS);
-    }
-
-    @AfterAll
-    static void stopBrokers() {
-        if (brokers != null) {
-            brokers.close();
-        }
-    }
-
-    @BeforeEach
-    void clean() {
-        FaultDb.clean();
-    }
+    @RegisterExtension
+    static final FaultSuite SUITE = FaultSuite.brokers("broker-crash", BROKERS);
 
     @Test
     void killingABrokerMidLoadLosesNoJobAndLeavesNoLeaseBehind() throws Exception {
-        Api api = brokers.api;
+        Api api = SUITE.brokers().api;
         Set<Long> enqueued = new HashSet<>();
         for (int i = 0; i < JOBS / 500; i++) {
-            enqueued.addAll(Load.enqueueBatch(api, brokers.uri(i % BROKERS), QUEUE, "bc", 500, n -> Map.of("n", n)));
+            enqueued.addAll(Load.enqueueBatch(api, SUITE.brokers().uri(i % BROKERS), QUEUE, "bc", 500, n -> Map.of("n", n)));
         }
         assertEquals(JOBS, enqueued.size());
 
@@ -135,7 +115,7 @@ class BrokerCrashIT {
                     .until(() -> completed.get() >= JOBS / 3 && holding[0].get() > 0 && holding[1].get() > 0
                             || workers.stream().anyMatch(Future::isDone)
                             || sidecars.stream().anyMatch(Future::isDone));
-            BrokerProcess victim = brokers.get(0);
+            BrokerProcess victim = SUITE.brokers().get(0);
             int doneAtKill = completed.get();
             hostDown.set(true); // the sidecars go down with the host
             exit = victim.kill();
@@ -171,7 +151,7 @@ class BrokerCrashIT {
                 stuckMax.get());
 
         assertEquals(137, exit, "the broker died of SIGKILL");
-        assertTrue(brokers.get(1).alive() && brokers.get(2).alive(), "the other brokers keep running");
+        assertTrue(SUITE.brokers().get(1).alive() && SUITE.brokers().get(2).alive(), "the other brokers keep running");
         assertTrue(problems.isEmpty(), () -> problems.size() + " problems, first ones: "
                 + problems.stream().limit(20).toList());
         assertTrue(connectionErrors.get() > 0, "workers saw the broker go (and moved to another one)");
@@ -250,7 +230,7 @@ class BrokerCrashIT {
                                 AtomicInteger holding,
                                 Set<Long> orphans, AtomicInteger completed, Map<Long, AtomicInteger> completedBy200,
                                 ConcurrentLinkedQueue<String> problems) {
-        URI base = brokers.uri(0);
+        URI base = SUITE.brokers().uri(0);
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(6);
         for (int round = 0; round < 100_000 && !stop.get() && !hostDown.get() && System.nanoTime() < deadline;
              round++) {
@@ -312,7 +292,7 @@ class BrokerCrashIT {
     private static Failover post(Api api, int[] at, String path, Object body, AtomicInteger connectionErrors) {
         boolean retried = false;
         for (int attempt = 0; attempt < 2 * BROKERS; attempt++) {
-            URI base = brokers.uri(at[0]);
+            URI base = SUITE.brokers().uri(at[0]);
             try {
                 return new Failover(api.post(base, path, body), retried);
             } catch (IOException e) {

@@ -1,10 +1,8 @@
 package io.readpast.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.URI;
@@ -37,7 +35,6 @@ import java.util.concurrent.locks.LockSupport;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Three broker processes on one database; two producers and sixteen HTTP workers spread over
@@ -57,7 +54,6 @@ class MultiInstanceIT {
     private static final int LEASE_SECONDS = 30;
     private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(4);
 
-    private static Brokers brokers;
 
     /** One claim of one job, as the worker saw it: [claim sent, completion answered]. */
     private static final class Claim {
@@ -73,28 +69,13 @@ class MultiInstanceIT {
         }
     }
 
-    @BeforeAll
-    static void startBrokers() {
-        assumeTrue(FaultDb.isPostgres(), "the fault tests run on PostgreSQL");
-        brokers = Brokers.start("multi", BROKERS);
-    }
-
-    @AfterAll
-    static void stopBrokers() {
-        if (brokers != null) {
-            brokers.close();
-        }
-    }
-
-    @BeforeEach
-    void clean() {
-        FaultDb.clean();
-    }
+    @RegisterExtension
+    static final FaultSuite SUITE = FaultSuite.brokers("multi", BROKERS);
 
     @Test
     void everyJobIsClaimedOnceByOneWorkerAndTheCapHolds() throws Exception {
-        Api api = brokers.api;
-        Api.Reply put = api.put(brokers.uri(0), "queues/" + CAPPED, Map.of("maxWorkers", CAP));
+        Api api = SUITE.brokers().api;
+        Api.Reply put = api.put(SUITE.brokers().uri(0), "queues/" + CAPPED, Map.of("maxWorkers", CAP));
         assertEquals(200, put.status(), put::toString);
 
         Set<Long> enqueued = ConcurrentHashMap.newKeySet();
@@ -132,7 +113,7 @@ class MultiInstanceIT {
 
             List<Future<?>> producers = new ArrayList<>();
             for (int p = 0; p < PRODUCERS; p++) {
-                URI base = brokers.uri(p % BROKERS);
+                URI base = SUITE.brokers().uri(p % BROKERS);
                 producers.add(producerPool.submit(() -> {
                     ThreadLocalRandom rnd = ThreadLocalRandom.current();
                     for (int round = 0; round < TARGET_JOBS && enqueuedCount.get() < TARGET_JOBS; round++) {
@@ -153,7 +134,7 @@ class MultiInstanceIT {
             List<Future<?>> workers = new ArrayList<>();
             for (int w = 0; w < WORKERS; w++) {
                 String workerId = "mi-w" + w;
-                URI base = brokers.uri(w % BROKERS);
+                URI base = SUITE.brokers().uri(w % BROKERS);
                 List<String> queues = switch (w % 8) {
                     case 0, 4 -> List.of(CAPPED);
                     case 1 -> List.of(CAPPED, FREE);

@@ -1,10 +1,9 @@
 package io.readpast.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
 import java.net.URI;
@@ -25,7 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A worker killed with SIGKILL while it holds leases (DESIGN.md section 4, invariants 3 and 4):
@@ -36,28 +34,15 @@ class WorkerCrashIT {
 
     private static final Path PYTHON_WORKER = BrokerProcess.BASEDIR.resolve("examples/python/worker.py");
 
-    private static Brokers brokers;
+    @RegisterExtension
+    static final FaultSuite SUITE = FaultSuite.brokers("worker-crash", 1);
     private static URI base;
     private static Api api;
 
     @BeforeAll
-    static void startBroker() {
-        assumeTrue(FaultDb.isPostgres(), "the fault tests run on PostgreSQL");
-        brokers = Brokers.start("worker-crash", 1);
-        base = brokers.uri(0);
-        api = brokers.api;
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (brokers != null) {
-            brokers.close();
-        }
-    }
-
-    @BeforeEach
-    void clean() {
-        FaultDb.clean();
+    static void broker() {
+        base = SUITE.brokers().uri(0);
+        api = SUITE.brokers().api;
     }
 
     /** The example Python worker, SIGKILLed while processing 5 one-minute jobs with 3-second leases. */

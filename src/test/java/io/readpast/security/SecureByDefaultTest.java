@@ -4,7 +4,7 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.readpast.TestDb;
+import io.readpast.testsupport.TestDb;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.readpast.store;
 import io.readpast.store.jdbc.JdbcStores;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.readpast.TestDb;
+import io.readpast.testsupport.TestDb;
 import io.readpast.config.Engine;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;

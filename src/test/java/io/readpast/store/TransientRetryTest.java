@@ -3,7 +3,7 @@ package io.readpast.store;
 import io.readpast.store.jdbc.JdbcStores;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.readpast.TestDb;
+import io.readpast.testsupport.TestDb;
 import io.readpast.config.Engine;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -61,7 +62,8 @@ class TransientRetryTest {
             return null;
         }));
         assertEquals(StoreException.Kind.TRANSIENT, e.kind());
-        assertEquals(5, tries.get());
+        // retried a few times, then given up on: a request waits a bounded time, not forever
+        assertTrue(tries.get() > 2 && tries.get() <= 10, "tries: " + tries.get());
     }
 
     @Test

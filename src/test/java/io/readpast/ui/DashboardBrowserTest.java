@@ -1,10 +1,11 @@
 package io.readpast.ui;
 
+import io.readpast.testsupport.Jobs;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.readpast.TestDb;
+import io.readpast.testsupport.TestDb;
 import io.readpast.config.Engine;
 import io.readpast.security.ApiKeys;
 import io.restassured.http.ContentType;

@@ -1,6 +1,6 @@
 package io.readpast.store.contract;
 
-import io.readpast.TestDb;
+import io.readpast.testsupport.TestDb;
 import io.readpast.config.Engine;
 import io.readpast.core.JobStatus;
 import io.readpast.store.ClaimParams;

@@ -1,4 +1,4 @@
-package io.readpast;
+package io.readpast.testsupport;
 
 import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
 import io.readpast.config.Engine;

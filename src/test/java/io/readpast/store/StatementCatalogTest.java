@@ -1,9 +1,6 @@
-package io.readpast;
+package io.readpast.store;
 
 import io.readpast.config.Engine;
-import io.readpast.store.SqlStatement;
-import io.readpast.store.StatementCatalog;
-import io.readpast.store.Stmt;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

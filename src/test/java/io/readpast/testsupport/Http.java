@@ -1,4 +1,4 @@
-package io.readpast;
+package io.readpast.testsupport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

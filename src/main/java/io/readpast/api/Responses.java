@@ -1,5 +1,6 @@
 package io.readpast.api;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.readpast.http.Problem;
 import io.readpast.store.QueueRow;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -40,6 +41,7 @@ public final class Responses {
      * A job as {@code Prefer: return=minimal} answers it: its id and status only (documented as
      * a JobView whose other fields are absent, so that generated clients read either answer).
      */
+    @RegisterForReflection
     public record Minimal(String id, io.readpast.core.JobStatus status) {
         static Minimal of(io.readpast.store.JobRow r) {
             return new Minimal(Long.toString(r.id()), io.readpast.core.JobStatus.of(r));
@@ -49,6 +51,7 @@ public final class Responses {
     /** One answer of a batch: {@code status} as HTTP would give it, and the job or the problem. */
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     @Schema(description = "The answer for one item of a batch.")
+    @RegisterForReflection
     public record ItemResult(
             @Schema(description = "Position of the item in the request, from 0.", examples = "0")
             int index,
@@ -67,6 +70,7 @@ public final class Responses {
     }
 
     @Schema(description = "The answers of a batch, one per item, in request order.")
+    @RegisterForReflection
     public record BatchResult(
             @Schema(description = "Items with a 2xx status.", examples = "2")
             int succeeded,
@@ -214,6 +218,7 @@ public final class Responses {
     }
 
     @Schema(description = "A new API key. 'key' is shown this once: only its SHA-256 digest is stored.")
+    @RegisterForReflection
     public record KeyCreated(
             @Schema(description = "The key to hand to the client, sent as `Authorization: Bearer <key>`. Shown "
                     + "only in this answer.", examples = "rp_3hVq9mX0aZ8cYtK2bN4fR7uW1eD6gJ5sL0pQ9vC3xA")

@@ -1,5 +1,6 @@
 package io.readpast.webhook;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.util.Map;
  * itself knows of it).
  */
 @JsonPropertyOrder({"id", "event", "attempt", "createdAt", "job"})
+@RegisterForReflection
 public record WebhookPayload(String id, String event, int attempt, Instant createdAt, Object job) {
 
     /** What a delivery knows of a job deleted since it was written (retention or DELETE). */

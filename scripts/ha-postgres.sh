@@ -189,6 +189,12 @@ stop() {
         fi
     done
     pkill -9 -f "pg_autoctl.*$HA_DIR" 2>/dev/null || true
+    # the keepers' services are named "pg_autoctl: ..." without a path: find them by their environment
+    for pid in $(pgrep -f "^pg_autoctl" 2>/dev/null); do
+        if tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "XDG_CONFIG_HOME=$HA_DIR/xdg/config"; then
+            kill -9 "$pid" 2>/dev/null || true
+        fi
+    done
     pkill -9 -f "postgres -D $HA_DIR" 2>/dev/null || true
     rm -rf "$HA_DIR"
     echo "ha-postgres: stopped"

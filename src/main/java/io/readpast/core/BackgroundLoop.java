@@ -59,7 +59,7 @@ final class BackgroundLoop {
             try {
                 Instant at = task.pass();
                 if (at != null) {
-                    long n = timetable.nanosAt(at) + Timetable.MARGIN_NANOS;
+                    long n = timetable.lookAt(at);
                     next = n - next < 0 ? n : next;
                 }
             } catch (InterruptedException e) {
@@ -75,12 +75,6 @@ final class BackgroundLoop {
                 return;
             }
         }
-    }
-
-    /** For tests: whether the loop's thread is alive. */
-    boolean alive() {
-        Thread t = thread;
-        return t != null && t.isAlive();
     }
 
 }

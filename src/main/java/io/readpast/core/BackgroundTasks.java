@@ -6,7 +6,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,11 +41,6 @@ public class BackgroundTasks {
             }
         }
         LOG.debugf("Background tasks running: %s", running.keySet());
-    }
-
-    /** The names of the tasks running here. */
-    public synchronized List<String> names() {
-        return new ArrayList<>(running.keySet());
     }
 
     void stop(@Observes ShutdownEvent event) {

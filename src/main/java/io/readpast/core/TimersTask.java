@@ -54,7 +54,7 @@ public class TimersTask implements BackgroundTask {
     /** Look no later than {@code dbTime} (database clock). */
     public void wakeAt(Instant dbTime) {
         if (dbTime != null) {
-            alarm.wakeBy(timetable.nanosAt(dbTime) + Timetable.MARGIN_NANOS);
+            alarm.wakeBy(timetable.lookAt(dbTime));
         }
     }
 

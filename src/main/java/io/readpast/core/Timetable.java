@@ -19,7 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public class Timetable {
 
     /** Late by this much rather than early: a check just before the due time would find nothing. */
-    static final long MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final long MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final Alarm due = new Alarm();
     private final Alarm leases = new Alarm();
@@ -50,7 +50,7 @@ public class Timetable {
 
     /** A pending job comes due at {@code dueAt} (database clock): the due poll looks then. */
     public void noteDue(Instant dueAt) {
-        due.wakeBy(nanosAt(dueAt) + MARGIN_NANOS);
+        due.wakeBy(lookAt(dueAt));
     }
 
     /** Something may be claimable now that no announcement covers: the due poll looks at once. */
@@ -60,11 +60,19 @@ public class Timetable {
 
     /** A lease runs out at {@code expiresAt} (database clock): the lease expiry task looks then. */
     public void noteLeaseExpiry(Instant expiresAt) {
-        leases.wakeBy(nanosAt(expiresAt) + MARGIN_NANOS);
+        leases.wakeBy(lookAt(expiresAt));
+    }
+
+    /**
+     * When (System.nanoTime) to look for something due at {@code dbTime} on the database clock:
+     * a little late rather than early, since a look just before the time would find nothing.
+     */
+    public long lookAt(Instant dbTime) {
+        return nanosAt(dbTime) + MARGIN_NANOS;
     }
 
     /** The System.nanoTime at which the local clock reaches {@code dbTime} on the database clock. */
-    public long nanosAt(Instant dbTime) {
+    private long nanosAt(Instant dbTime) {
         long localMs = dbTime.toEpochMilli() - skewMs;
         long inMs = localMs - System.currentTimeMillis();
         // clamp: a time far ahead only needs to be later than any loop's own bound

@@ -16,6 +16,8 @@
 //               enqueue-to-claim latency (System.nanoTime just before the enqueue request is sent
 //               to the claim response that carries the job, same process).
 //   backlog     one client, sequential single claims (limit 1) each followed by a complete.
+//   sustained   producers and workers at once, ~1 KB JSON payloads: the maximum with a steady
+//               backlog, or a fixed offered rate with enqueue-to-claim latency (see sustained()).
 //
 // Results go to stdout as single lines "RESULT <what> key=value ..." for bench/run to parse;
 // progress goes to stderr. Exit status non-zero on any failure.
@@ -73,6 +75,7 @@ public class Driver {
             case "latency" -> latency();
             case "backlog" -> backlog();
             case "idle" -> idle();
+            case "sustained" -> sustained();
             default -> die("unknown mode " + mode);
         }
         System.exit(0);
@@ -273,41 +276,7 @@ public class Driver {
      * each job to {@code ack} (comma-separated) and returns {jobs, acks answered 200}.
      */
     static int[] readClaim(byte[] body, StringBuilder ack) throws IOException {
-        int jobs = 0;
-        int ok = 0;
-        try (com.fasterxml.jackson.core.JsonParser p = JSON.getFactory().createParser(body)) {
-            p.nextToken();
-            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                com.fasterxml.jackson.core.JsonToken t = p.nextToken();
-                if (t == com.fasterxml.jackson.core.JsonToken.START_ARRAY && ("jobs".equals(field) || "acks".equals(field))) {
-                    while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
-                        String id = null;
-                        String lease = null;
-                        while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
-                            String k = p.currentName();
-                            p.nextToken();
-                            if ("jobs".equals(field) && "id".equals(k)) {
-                                id = p.getText();
-                            } else if ("jobs".equals(field) && "leaseId".equals(k)) {
-                                lease = p.getText();
-                            } else if ("acks".equals(field) && "status".equals(k)) {
-                                ok += p.getIntValue() == 200 ? 1 : 0;
-                            } else {
-                                p.skipChildren();
-                            }
-                        }
-                        if ("jobs".equals(field)) {
-                            ack.append(jobs++ == 0 ? "" : ",").append("{\"id\":\"").append(id)
-                                    .append("\",\"leaseId\":\"").append(lease).append("\",\"result\":null}");
-                        }
-                    }
-                } else {
-                    p.skipChildren();
-                }
-            }
-        }
-        return new int[] {jobs, ok};
+        return readClaimTimes(body, ack, null);
     }
 
     /** utime+stime per thread group of a process: thread names with digits and spaces folded. */
@@ -518,6 +487,341 @@ public class Driver {
         }
     }
 
+    // ---- sustained -------------------------------------------------------------------------
+
+    /**
+     * Producers and workers at once, for --warmup-seconds (untimed) and then --seconds (timed).
+     * Every job carries a payload of about --payload-bytes bytes of JSON with the producer's
+     * System.nanoTime at the send of its enqueue request ("t"), so a worker's claim gives the
+     * job's enqueue-to-claim latency (same process, same clock).
+     * --rate 0: producers first enqueue --backlog jobs, then the workers start and the producers
+     * keep the backlog (enqueued, not yet claimed) at about --backlog jobs, so the workers never
+     * wait: the completions per second over the window are the sustained maximum (its latency is
+     * the backlog's wait). --rate R: --rate-producers producers offer R jobs/s in all, open loop,
+     * in requests of up to --chunk jobs (POST /jobs/batch); a job's "t" is when its request was
+     * sent, and how late each request was sent after its due time is reported beside (late_ms:
+     * a producer waiting on slow answers); after the window the workers go on until every job
+     * sent in it was claimed (at most 15 s).
+     * Workers: POST /claim with limit --batch, waitSeconds 1, each batch acknowledged with the
+     * worker's next claim.
+     */
+    static void sustained() throws Exception {
+        int workers = intOpt("workers", 16);
+        int batch = intOpt("batch", 200);
+        int producers = intOpt("producers", 3);
+        int chunk = intOpt("chunk", 500);
+        int payloadBytes = intOpt("payload-bytes", 1024);
+        int backlog = intOpt("backlog", 20000);
+        double rate = Double.parseDouble(opts.getOrDefault("rate", "0"));
+        double seconds = Double.parseDouble(opts.getOrDefault("seconds", "60"));
+        double warmupS = Double.parseDouble(opts.getOrDefault("warmup-seconds", "10"));
+        String queue = opts.getOrDefault("queue", "sustained");
+        String label = opts.getOrDefault("label", rate > 0 ? "rate" : "max");
+        long[] brokerPids = Arrays.stream(req("broker-pid").split(",")).mapToLong(Long::parseLong).toArray();
+        long postmaster = Long.parseLong(req("postmaster"));
+
+        // {"t":<nanoTime>,"pad":"xxx..."}: the pad brings the payload to payloadBytes with a 19-digit t
+        String pad = "x".repeat(Math.max(0, payloadBytes - "{\"t\":1234567890123456789,\"pad\":\"\"}".length()));
+        String itemHead = "{\"queue\":\"" + queue + "\",\"type\":\"work\",\"payload\":{\"t\":";
+        String itemTail = ",\"pad\":\"" + pad + "\"}}";
+
+        AtomicLong enqueued = new AtomicLong();
+        AtomicLong claimed = new AtomicLong();
+        AtomicLong completed = new AtomicLong();
+        AtomicLong lost = new AtomicLong();
+        AtomicLong claims = new AtomicLong();
+        AtomicLong emptyClaims = new AtomicLong();
+        AtomicLong enqueueErrors = new AtomicLong();
+        AtomicLong sentInWindow = new AtomicLong();
+        AtomicLong claimedInWindow = new AtomicLong();  // jobs sent in the window, claimed so far
+        AtomicBoolean producing = new AtomicBoolean(true);
+        AtomicBoolean stop = new AtomicBoolean();
+        // max mode: the producers fill the backlog first, and the clock starts when the workers do
+        AtomicLong answered = new AtomicLong();
+        CountDownLatch filled = new CountDownLatch(rate > 0 ? 0 : 1);
+        // t0, start and end of the timed window: in max mode set again once the backlog is filled,
+        // before the workers are let go
+        java.util.concurrent.atomic.AtomicLongArray window = new java.util.concurrent.atomic.AtomicLongArray(3);
+        CountDownLatch go = new CountDownLatch(1);
+        List<long[]> latencies = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Long> enqueueNs = java.util.Collections.synchronizedList(new ArrayList<>());
+        // rate mode: how late each request was sent after its due time (the producers keeping up)
+        List<Long> lateNs = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> threads = new ArrayList<>();
+
+        for (int w = 0; w < workers; w++) {
+            int index = w;
+            Thread t = new Thread(() -> {
+                String claimBody = "{\"workerId\":\"sus-w" + index + "\",\"queues\":[\"" + queue + "\"],\"limit\":"
+                        + batch + ",\"leaseSeconds\":60,\"waitSeconds\":1";
+                long[] mine = new long[1 << 16];
+                int count = 0;
+                String acks = null;
+                int acking = 0;
+                try {
+                    go.await();
+                    long winStart = window.get(1);
+                    long winEnd = window.get(2);
+                    while (!stop.get()) {
+                        byte[] answer = postRaw("/claim", acks == null ? claimBody + "}"
+                                : claimBody + ",\"ack\":" + acks + "}", 200);
+                        long now = System.nanoTime();
+                        claims.incrementAndGet();
+                        StringBuilder sb = new StringBuilder("[");
+                        List<Long> sent = new ArrayList<>();
+                        int[] got = readClaimTimes(answer, sb, sent);
+                        sb.append("]");
+                        if (acks != null) {
+                            lost.addAndGet(acking - got[1]);
+                            completed.addAndGet(got[1]);
+                        }
+                        acks = got[0] == 0 ? null : sb.toString();
+                        acking = got[0];
+                        if (got[0] == 0) {
+                            emptyClaims.incrementAndGet();
+                            continue;
+                        }
+                        claimed.addAndGet(got[0]);
+                        for (long s : sent) {
+                            if (s >= winStart && s < winEnd) {
+                                if (count == mine.length) {
+                                    mine = Arrays.copyOf(mine, count * 2);
+                                }
+                                mine[count++] = now - s;
+                                claimedInWindow.incrementAndGet();
+                            }
+                        }
+                    }
+                    if (acks != null) {
+                        JsonNode r = post("/jobs/complete", "{\"items\":" + acks + "}", 200);
+                        completed.addAndGet(r.path("succeeded").asInt(0));
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                } finally {
+                    latencies.add(Arrays.copyOf(mine, count));
+                }
+            }, "sus-worker-" + w);
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        window.set(0, System.nanoTime());
+        window.set(1, window.get(0) + (long) (warmupS * 1e9));
+        window.set(2, window.get(1) + (long) (seconds * 1e9));
+        List<Thread> producerThreads = new ArrayList<>();
+        // rate mode: --rate-producers (8) producers, each sending a request every 20 ms or so (at
+        // most `chunk` jobs per request), so that a slow answer delays the next request of one
+        // producer only
+        if (rate > 0) {
+            producers = intOpt("rate-producers", 8);
+        }
+        double perProducer = rate / producers;
+        int size = rate > 0 ? (int) Math.max(1, Math.min(chunk, Math.round(perProducer * 0.02))) : chunk;
+        long periodNs = rate > 0 ? (long) (size * 1e9 / perProducer) : 0;
+        for (int p = 0; p < producers; p++) {
+            long offset = periodNs * p / producers;
+            Thread t = new Thread(() -> {
+                StringBuilder sb = new StringBuilder(size * (payloadBytes + 100));
+                try {
+                    long t0 = window.get(0);
+                    long k = 0;
+                    while (producing.get()) {
+                        if (rate > 0) {
+                            long due = t0 + offset + k++ * periodNs;
+                            long wait;
+                            while ((wait = due - System.nanoTime()) > 0) {
+                                LockSupport.parkNanos(wait);
+                            }
+                            long late = System.nanoTime() - due;
+                            if (due >= window.get(1) && due < window.get(2)) {
+                                lateNs.add(late);
+                            }
+                        } else if (enqueued.get() - claimed.get() >= backlog) {
+                            LockSupport.parkNanos(1_000_000L);
+                            continue;
+                        }
+                        long sent = System.nanoTime();
+                        sb.setLength(0);
+                        sb.append("{\"jobs\":[");
+                        for (int i = 0; i < size; i++) {
+                            sb.append(i == 0 ? "" : ",").append(itemHead).append(sent).append(itemTail);
+                        }
+                        sb.append("]}");
+                        // counted before the request: the backlog bound then holds with requests in flight
+                        enqueued.addAndGet(size);
+                        try {
+                            JsonNode r = post("/jobs/batch", sb.toString(), 200);
+                            int ok = r.path("succeeded").asInt(0);
+                            if (answered.addAndGet(ok) >= backlog) {
+                                filled.countDown();
+                            }
+                            if (ok != size) {
+                                enqueued.addAndGet(ok - size);
+                                enqueueErrors.addAndGet(size - ok);
+                            }
+                            if (sent >= window.get(1) && sent < window.get(2)) {
+                                sentInWindow.addAndGet(ok);
+                                enqueueNs.add(System.nanoTime() - sent);
+                            }
+                        } catch (IOException | IllegalStateException e) {
+                            enqueued.addAndGet(-size);
+                            enqueueErrors.addAndGet(size);
+                        }
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            }, "sus-producer-" + p);
+            t.setDaemon(true);
+            t.start();
+            producerThreads.add(t);
+        }
+
+        if (!filled.await(120, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("sustained: the backlog of " + backlog + " was not enqueued within 120 s");
+        }
+        if (rate <= 0) {
+            window.set(1, System.nanoTime() + (long) (warmupS * 1e9));
+            window.set(2, window.get(1) + (long) (seconds * 1e9));
+        }
+        long winStart = window.get(1);
+        long winEnd = window.get(2);
+        go.countDown();
+        long wait;
+        while ((wait = winStart - System.nanoTime()) > 0 && errors.isEmpty()) {
+            LockSupport.parkNanos(Math.min(wait, 50_000_000L));
+        }
+        Cpu cpu0 = Cpu.read(brokerPids, postmaster);
+        long done0 = completed.get();
+        long backlog0 = enqueued.get() - claimed.get();
+        long backlogMin = backlog0;
+        long backlogMax = backlog0;
+        while ((wait = winEnd - System.nanoTime()) > 0 && errors.isEmpty()) {
+            LockSupport.parkNanos(Math.min(wait, 100_000_000L));
+            long b = enqueued.get() - claimed.get();
+            backlogMin = Math.min(backlogMin, b);
+            backlogMax = Math.max(backlogMax, b);
+        }
+        long done1 = completed.get();
+        long backlog1 = enqueued.get() - claimed.get();
+        Cpu cpu1 = Cpu.read(brokerPids, postmaster);
+        double windowS = (System.nanoTime() - winStart) / 1e9;
+        producing.set(false);
+        for (Thread t : producerThreads) {
+            t.join(70_000);
+        }
+        if (rate <= 0) {
+            // the backlog is drained before the workers stop, so that the next phase on this
+            // broker starts without it
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (claimed.get() < enqueued.get() && System.nanoTime() < deadline && errors.isEmpty()) {
+                Thread.sleep(10);
+            }
+        } else {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            while (claimedInWindow.get() < sentInWindow.get() && System.nanoTime() < deadline && errors.isEmpty()) {
+                Thread.sleep(10);
+            }
+        }
+        stop.set(true);
+        for (Thread t : threads) {
+            t.join(5000);
+        }
+        if (!errors.isEmpty()) {
+            throw new IllegalStateException("sustained: " + errors.get(0), errors.get(0));
+        }
+        long[] all;
+        synchronized (latencies) {
+            all = latencies.stream().flatMapToLong(Arrays::stream).toArray();
+        }
+        Arrays.sort(all);
+        long missing = sentInWindow.get() - all.length;
+        double k = (done1 - done0) / 1000.0;
+        System.out.printf(Locale.ROOT,
+                "RESULT sustained label=%s queue=%s rate=%.1f workers=%d batch=%d producers=%d request_jobs=%d"
+                        + " payload_bytes=%d seconds=%.1f jobs=%d jobs_per_s=%.1f offered_jobs_per_s=%.1f"
+                        + " backlog_start=%d backlog_end=%d backlog_min=%d backlog_max=%d latency_jobs=%d missing=%d"
+                        + " p50_ms=%.2f p99_ms=%.2f max_ms=%.2f enqueue_ms_p50=%.2f enqueue_ms_p99=%.2f"
+                        + " enqueue_errors=%d lost=%d claims=%d empty_claims=%d broker_cpu_s=%.2f pg_cpu_s=%.2f"
+                        + " broker_cpu_s_per_1k=%.4f pg_cpu_s_per_1k=%.4f driver_cpu_s=%.2f other_cpu_s=%.2f"
+                        + " late_ms_p99=%.2f late_ms_max=%.2f%n",
+                label, queue, rate, workers, batch, producers, size, payloadBytes, windowS, done1 - done0,
+                (done1 - done0) / windowS, sentInWindow.get() / windowS, backlog0, backlog1, backlogMin, backlogMax,
+                all.length, Math.max(0, missing), at(all, 50) / 1e6, at(all, 99) / 1e6, at(all, 100) / 1e6,
+                pct(enqueueNs, 50) / 1e6, pct(enqueueNs, 99) / 1e6, enqueueErrors.get(), lost.get(), claims.get(),
+                emptyClaims.get(), cpu1.brokerS(cpu0), cpu1.pgS(cpu0), k > 0 ? cpu1.brokerS(cpu0) / k : Double.NaN,
+                k > 0 ? cpu1.pgS(cpu0) / k : Double.NaN, cpu1.selfS(cpu0), cpu1.otherS(cpu0),
+                pct(lateNs, 99) / 1e6, pct(lateNs, 100) / 1e6);
+        System.out.flush();
+        if (rate > 0 && missing > 0) {
+            throw new IllegalStateException(missing + " jobs enqueued in the window were not claimed within 15 s of its end");
+        }
+    }
+
+    /** Percentile p of sorted values (nearest rank); NaN when empty. */
+    static double at(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+    }
+
+    /**
+     * As {@link #readClaim}, and adds each job's payload "t" (the producer's send time) to {@code sent}
+     * (when not null).
+     */
+    static int[] readClaimTimes(byte[] body, StringBuilder ack, List<Long> sent) throws IOException {
+        int jobs = 0;
+        int ok = 0;
+        try (com.fasterxml.jackson.core.JsonParser p = JSON.getFactory().createParser(body)) {
+            p.nextToken();
+            while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                com.fasterxml.jackson.core.JsonToken t = p.nextToken();
+                if (t == com.fasterxml.jackson.core.JsonToken.START_ARRAY && ("jobs".equals(field) || "acks".equals(field))) {
+                    while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                        String id = null;
+                        String lease = null;
+                        while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                            String k = p.currentName();
+                            com.fasterxml.jackson.core.JsonToken v = p.nextToken();
+                            if ("jobs".equals(field) && "id".equals(k)) {
+                                id = p.getText();
+                            } else if ("jobs".equals(field) && "leaseId".equals(k)) {
+                                lease = p.getText();
+                            } else if ("jobs".equals(field) && "payload".equals(k)
+                                    && v == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+                                while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+                                    String pk = p.currentName();
+                                    p.nextToken();
+                                    if ("t".equals(pk) && sent != null) {
+                                        sent.add(p.getLongValue());
+                                    } else {
+                                        p.skipChildren();
+                                    }
+                                }
+                            } else if ("acks".equals(field) && "status".equals(k)) {
+                                ok += p.getIntValue() == 200 ? 1 : 0;
+                            } else {
+                                p.skipChildren();
+                            }
+                        }
+                        if ("jobs".equals(field)) {
+                            ack.append(jobs++ == 0 ? "" : ",").append("{\"id\":\"").append(id)
+                                    .append("\",\"leaseId\":\"").append(lease).append("\",\"result\":null}");
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+        return new int[] {jobs, ok};
+    }
+
     // ---- backlog ---------------------------------------------------------------------------
 
     static void backlog() throws Exception {
@@ -558,10 +862,17 @@ public class Driver {
         static final long HZ = Long.parseLong(opts.getOrDefault("clk-tck", "100"));
 
         static Cpu read(long brokerPid, long postmaster) {
+            return read(new long[] {brokerPid}, postmaster);
+        }
+
+        /** The brokers' CPU is the sum over every broker process given. */
+        static Cpu read(long[] brokerPids, long postmaster) {
             long b = 0;
-            long[] bs = stat(brokerPid);
-            if (bs != null) {
-                b = bs[2] + bs[3];
+            for (long pid : brokerPids) {
+                long[] bs = stat(pid);
+                if (bs != null) {
+                    b += bs[2] + bs[3];
+                }
             }
             long[] me = stat(ProcessHandle.current().pid());
             return new Cpu(b, pgTicks(postmaster), me == null ? 0 : me[2] + me[3], busyTicks(), HZ);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one peer harness and prints its RESULT line (on stdout; progress and warnings go to stderr).
 #
-#   bench/peers/run-peer.sh <dbscheduler|jobrunr|graphile|pgboss> [N] [W]
+#   bench/peers/run-peer.sh <dbscheduler|jobrunr|graphile|pgboss|graphile-sustained> [N] [W]
 #
 # N defaults to 20000, W to 16. Builds what the peer needs first when missing or stale:
 # the Java peers with Maven (bench/peers/java/target/peers.jar), the Node peers with npm ci.
@@ -83,6 +83,10 @@ case "$peer" in
   graphile|graphile-worker)
     build_node
     cd "$here/node" && exec "$NODE" graphile.mjs "$n" "$w" "$BENCH_PG_URL" ;;
+  graphile-sustained)
+    # the sustained mode (producers and workers at once, BENCH_SUSTAINED_SECONDS); N is unused
+    build_node
+    cd "$here/node" && exec "$NODE" graphile-sustained.mjs "$n" "$w" "$BENCH_PG_URL" ;;
   pgboss|pg-boss)
     build_node
     cd "$here/node" && exec "$NODE" pgboss.mjs "$n" "$w" "$BENCH_PG_URL" ;;

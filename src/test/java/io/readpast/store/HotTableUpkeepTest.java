@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -72,6 +73,17 @@ class HotTableUpkeepTest {
             after = vacuumCount();
         }
         assertTrue(after > vacuums, "the statistics record the VACUUM");
+    }
+
+    @Test
+    void theHotTablesAutovacuumIsNotThrottled() {
+        assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "autovacuum is PostgreSQL's");
+        database.start();
+        // V14: the per-table setting, whatever the server's autovacuum_vacuum_cost_delay
+        assertEquals(1, TestDb.count("SELECT count(*) FROM pg_class WHERE relname = 'readpast_job' "
+                + "AND 'autovacuum_vacuum_cost_delay=0' = ANY (reloptions)"));
+        assertEquals(0, TestDb.count("SELECT count(*) FROM pg_class WHERE relname = 'readpast_job_archive' "
+                + "AND reloptions IS NOT NULL"), "other tables keep the server's settings");
     }
 
     private static void leaveDeadRows(int n) {

@@ -48,6 +48,12 @@ PY
 sustained_ceiling() {
   sus_ceil_lines=()
   sus_ceil_best=0 sus_ceil_best_c=0
+  if [ -n "${ext_url:-}" ]; then
+    # pgbench speaks PostgreSQL only; a ceiling on SQL Server would need a JDBC runner of the
+    # same statement files (not built)
+    sus_ceil_lines+=("SKIPPED sustained_ceiling: BENCH_DB_URL is set (no pgbench ceiling for it)")
+    return 0
+  fi
   local c item coldefs insert_call call pick out s0 s1 a0 a1 pg0 pg1 jps
   item="$(sus_item_json bench)"
   for c in $sus_clients; do
@@ -107,7 +113,7 @@ sus_driver() { # $1 label, $2 rate (0: the maximum), $3 queue, $4 broker pids (c
 
 # between the phases on one broker, as before each drain: the last phase's dead rows and WAL
 # must not weigh on the next one
-sus_settle() { psqlq -d $DB_SUS -c 'VACUUM ANALYZE readpast_job' -c CHECKPOINT; }
+sus_settle() { [ -n "${ext_url:-}" ] || psqlq -d $DB_SUS -c 'VACUUM ANALYZE readpast_job' -c CHECKPOINT; }
 
 sustained_readpast() {
   fresh_db $DB_SUS
@@ -203,6 +209,7 @@ stop_extra() {
 
 sustained_graphile() {
   sus_graphile_line=""
+  [ -z "${ext_url:-}" ] || { sus_graphile_line="SKIPPED graphile-worker: BENCH_DB_URL is set"; return 0; }
   case " $peer_list " in *" graphile-worker "*|*" graphile "*) ;; *) sus_graphile_line="SKIPPED graphile-worker: not in the peers of this run"; return 0 ;; esac
   local pdb=${dbp}graphile out="$tmp/peer-graphile-sustained.out"
   peer_dbs="$peer_dbs $pdb"
@@ -221,7 +228,8 @@ sustained_graphile() {
 sustained_report() {
   local g_jps="" line r
   [[ "$sus_graphile_line" == RESULT* ]] && g_jps="$(kv "$sus_graphile_line" jobs_per_s)"
-  sus_ratio_ceiling="$(calc %.2f "$sus_max / $sus_ceil_best")"
+  sus_ratio_ceiling="n/a (no ceiling)"
+  [ "$sus_ceil_best" != 0 ] && sus_ratio_ceiling="$(calc %.2f "$sus_max / $sus_ceil_best")"
   sus_ratio_graphile="n/a (graphile-worker sustained not run or failed)"
   [ -n "$g_jps" ] && sus_ratio_graphile="$(calc %.2f "$sus_max / $g_jps")"
   echo "## Sustained: producers and workers at once, $sus_payload-byte JSON payloads, $sus_s s timed after $sus_warm s"
@@ -230,9 +238,9 @@ sustained_report() {
   echo
   echo "| system | offered jobs/s | completed jobs/s | ratio to ceiling | backlog start / end (min-max) | p50 ms | p99 ms | max ms | PostgreSQL CPU-s / 1000 | broker CPU-s / 1000 |"
   echo "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"
-  echo "| ceiling (pgbench, job_insert_many + job_ack_claim, best of $(echo $sus_clients | tr ' ' '/') clients: $sus_ceil_best_c) | - | $sus_ceil_best | 1.00 | $sus_backlog | - | - | - | - | - |"
+  [ "$sus_ceil_best" = 0 ] || echo "| ceiling (pgbench, job_insert_many + job_ack_claim, best of $(echo $sus_clients | tr ' ' '/') clients: $sus_ceil_best_c) | - | $sus_ceil_best | 1.00 | $sus_backlog | - | - | - | - | - |"
   row() { # $1 name, $2 RESULT line
-    echo "| $1 | $( [ "$(kv "$2" rate)" = 0.0 ] && echo "-" || kv "$2" offered_jobs_per_s) | $(kv "$2" jobs_per_s) | $(calc %.2f "$(kv "$2" jobs_per_s) / $sus_ceil_best") | $(kv "$2" backlog_start) / $(kv "$2" backlog_end) ($(kv "$2" backlog_min)-$(kv "$2" backlog_max)) | $(kv "$2" p50_ms) | $(kv "$2" p99_ms) | $(kv "$2" max_ms) | $(kv "$2" pg_cpu_s_per_1k) | $(kv "$2" broker_cpu_s_per_1k) |"
+    echo "| $1 | $( [ "$(kv "$2" rate)" = 0.0 ] && echo "-" || kv "$2" offered_jobs_per_s) | $(kv "$2" jobs_per_s) | $( [ "$sus_ceil_best" = 0 ] && echo - || calc %.2f "$(kv "$2" jobs_per_s) / $sus_ceil_best") | $(kv "$2" backlog_start) / $(kv "$2" backlog_end) ($(kv "$2" backlog_min)-$(kv "$2" backlog_max)) | $(kv "$2" p50_ms) | $(kv "$2" p99_ms) | $(kv "$2" max_ms) | $(kv "$2" pg_cpu_s_per_1k) | $(kv "$2" broker_cpu_s_per_1k) |"
   }
   row "readpast, maximum (one broker)" "$sus_max_line"
   for line in "${sus_rate_lines[@]}"; do
@@ -244,16 +252,20 @@ sustained_report() {
   fi
   for line in "${sus_native_lines[@]}"; do row "readpast native, $(kv "$line" label)" "$line"; done
   if [ -n "$g_jps" ]; then
-    echo "| graphile-worker $(kv "$sus_graphile_line" version), maximum (jobs counted when their handler ran) | - | $g_jps | $(calc %.2f "$g_jps / $sus_ceil_best") | $(kv "$sus_graphile_line" backlog_start) / $(kv "$sus_graphile_line" backlog_end) ($(kv "$sus_graphile_line" backlog_min)-$(kv "$sus_graphile_line" backlog_max)) | $(kv "$sus_graphile_line" p50_ms) | $(kv "$sus_graphile_line" p99_ms) | $(kv "$sus_graphile_line" max_ms) | - | - |"
+    echo "| graphile-worker $(kv "$sus_graphile_line" version), maximum (jobs counted when their handler ran) | - | $g_jps | $( [ "$sus_ceil_best" = 0 ] && echo - || calc %.2f "$g_jps / $sus_ceil_best") | $(kv "$sus_graphile_line" backlog_start) / $(kv "$sus_graphile_line" backlog_end) ($(kv "$sus_graphile_line" backlog_min)-$(kv "$sus_graphile_line" backlog_max)) | $(kv "$sus_graphile_line" p50_ms) | $(kv "$sus_graphile_line" p99_ms) | $(kv "$sus_graphile_line" max_ms) | - | - |"
   fi
   echo
-  echo "Ceiling by client count (pgbench -T $sus_ceil_s, each on a fresh database with $sus_backlog pending jobs; each transaction inserts $b jobs, acknowledges its previous $b and claims $b):"
-  echo
-  echo "| clients | completed jobs/s | PostgreSQL CPU-s / 1000 jobs | pending at the end |"
-  echo "| ---: | ---: | ---: | ---: |"
-  for line in "${sus_ceil_lines[@]}"; do
-    echo "| $(kv "$line" clients) | $(kv "$line" jobs_per_s) | $(kv "$line" pg_cpu_s_per_1k) | $(kv "$line" pending_end) |"
-  done
+  if [ "$sus_ceil_best" = 0 ]; then
+    echo "No ceiling: ${sus_ceil_lines[0]:-not run}."
+  else
+    echo "Ceiling by client count (pgbench -T $sus_ceil_s, each on a fresh database with $sus_backlog pending jobs; each transaction inserts $b jobs, acknowledges its previous $b and claims $b):"
+    echo
+    echo "| clients | completed jobs/s | PostgreSQL CPU-s / 1000 jobs | pending at the end |"
+    echo "| ---: | ---: | ---: | ---: |"
+    for line in "${sus_ceil_lines[@]}"; do
+      echo "| $(kv "$line" clients) | $(kv "$line" jobs_per_s) | $(kv "$line" pg_cpu_s_per_1k) | $(kv "$line" pending_end) |"
+    done
+  fi
   echo
   echo "Sustained ratios: Readpast maximum / ceiling **$sus_ratio_ceiling** (target >= 0.8); / graphile-worker **$sus_ratio_graphile** (target >= 1.2)$([[ "$sus_three_line" == RESULT* ]] && echo "; three brokers / one **$(calc %.2f "$(kv "$sus_three_line" jobs_per_s) / $sus_max")** (target >= 1.0)" || echo "; three brokers: ${sus_three_line:-not run}"). p99 at 50% load: $(for line in "${sus_rate_lines[@]}"; do [[ "$(kv "$line" label)" == p50load* ]] && printf '%s ms ' "$(kv "$line" p99_ms)"; done)(target <= 10 ms in each). Broker peak RSS: ${sus_rss_kb:-?} kB."
   echo

@@ -240,7 +240,7 @@ sustained_report() {
   echo "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"
   [ "$sus_ceil_best" = 0 ] || echo "| ceiling (pgbench, job_insert_many + job_ack_claim, best of $(echo $sus_clients | tr ' ' '/') clients: $sus_ceil_best_c) | - | $sus_ceil_best | 1.00 | $sus_backlog | - | - | - | - | - |"
   row() { # $1 name, $2 RESULT line
-    echo "| $1 | $( [ "$(kv "$2" rate)" = 0.0 ] && echo "-" || kv "$2" offered_jobs_per_s) | $(kv "$2" jobs_per_s) | $( [ "$sus_ceil_best" = 0 ] && echo - || calc %.2f "$(kv "$2" jobs_per_s) / $sus_ceil_best") | $(kv "$2" backlog_start) / $(kv "$2" backlog_end) ($(kv "$2" backlog_min)-$(kv "$2" backlog_max)) | $(kv "$2" p50_ms) | $(kv "$2" p99_ms) | $(kv "$2" max_ms) | $(kv "$2" pg_cpu_s_per_1k) | $(kv "$2" broker_cpu_s_per_1k) |"
+    echo "| $1$( [ "$(kv "$2" missing)" != 0 ] && echo " (**not sustained**: $(kv "$2" missing) jobs of the window unclaimed 15 s after it)") | $( [ "$(kv "$2" rate)" = 0.0 ] && echo "-" || kv "$2" offered_jobs_per_s) | $(kv "$2" jobs_per_s) | $( [ "$sus_ceil_best" = 0 ] && echo - || calc %.2f "$(kv "$2" jobs_per_s) / $sus_ceil_best") | $(kv "$2" backlog_start) / $(kv "$2" backlog_end) ($(kv "$2" backlog_min)-$(kv "$2" backlog_max)) | $(kv "$2" p50_ms) | $(kv "$2" p99_ms) | $(kv "$2" max_ms) | $(kv "$2" pg_cpu_s_per_1k) | $(kv "$2" broker_cpu_s_per_1k) |"
   }
   row "readpast, maximum (one broker)" "$sus_max_line"
   for line in "${sus_rate_lines[@]}"; do

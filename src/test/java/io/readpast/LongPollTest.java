@@ -210,6 +210,67 @@ class LongPollTest {
 
     @Test
     @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
+    void jobsArrivingTogetherGoToOneClaimThatCanTakeThemAll() throws Exception {
+        JdbcStores store = database.start();
+        // the claim counter is the instance's: let the waiters of earlier tests reach their
+        // deadlines first, so that no other claim runs meanwhile
+        await().atMost(Duration.ofSeconds(40)).until(() -> wakeups.waiting() == 0);
+        int before = 0;
+        pool = Executors.newFixedThreadPool(4);
+        try {
+            List<CompletableFuture<Http.Reply>> waiting = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                waiting.add(CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
+                        Map.of("workerId", "lp-batch", "queues", List.of("lp-batch"), "limit", 10, "waitSeconds", 8),
+                        Duration.ofSeconds(60)), pool));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> wakeups.waiting() >= before + 4);
+            long claims = store.statementsExecuted(Stmt.JOB_CLAIM);
+            List<Map<String, Object>> five = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                five.add(Map.of("queue", "lp-batch", "type", "t"));
+            }
+            assertEquals(200, http.post("/jobs/batch", Map.of("jobs", five)).status());
+            Http.Reply first = CompletableFuture.anyOf(waiting.toArray(CompletableFuture[]::new))
+                    .thenApply(Http.Reply.class::cast).get(7, TimeUnit.SECONDS);
+            assertEquals(5, first.body().get("jobs").size(), "one waiter of limit 10 took the 5 jobs");
+            assertEquals(claims + 1, store.statementsExecuted(Stmt.JOB_CLAIM), "in one claim statement");
+            // the other three were not woken for jobs the first one took: they wait on
+            assertEquals(before + 3, wakeups.waiting());
+            long jobs = 0;
+            for (CompletableFuture<Http.Reply> w : waiting) {
+                jobs += w.get(20, TimeUnit.SECONDS).body().get("jobs").size();  // the rest at their deadline
+            }
+            assertEquals(5, jobs, "the other three claims answered empty");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
+    void waitersThatTakeOneJobEachAreWokenOnePerJob() throws Exception {
+        int before = wakeups.waiting();
+        List<CompletableFuture<Http.Reply>> waiting = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            waiting.add(claimAsync("lp-single", 15));  // limit 1 (the default)
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> wakeups.waiting() >= before + 3);
+        List<Map<String, Object>> three = List.of(Map.of("queue", "lp-single", "type", "t"),
+                Map.of("queue", "lp-single", "type", "t"), Map.of("queue", "lp-single", "type", "t"));
+        assertEquals(200, http.post("/jobs/batch", Map.of("jobs", three)).status());
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (CompletableFuture<Http.Reply> w : waiting) {
+            // each well before its 15 s deadline
+            Http.Reply r = w.get(10, TimeUnit.SECONDS);
+            assertEquals(1, r.body().get("jobs").size());
+            ids.add(r.body().get("jobs").get(0).get("id").asText());
+        }
+        assertEquals(3, ids.size(), "three waiters, three different jobs");
+    }
+
+    @Test
+    @io.quarkus.test.junit.DisabledOnIntegrationTest("it reads the in-process wake-ups or statement counters")
     void aQuietQueuesWaiterGetsItsDueJobAmongManyOtherWaiters() throws Exception {
         int before = wakeups.waiting();
         List<CompletableFuture<Http.Reply>> others = new ArrayList<>();

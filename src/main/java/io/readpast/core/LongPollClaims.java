@@ -70,7 +70,7 @@ public class LongPollClaims {
                 return new Leases.AckAndClaim(acked, List.of());
             }
             try {
-                woken = wakeups.await(queues, generation, deadline);
+                woken = wakeups.await(queues, limit, generation, deadline);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return new Leases.AckAndClaim(acked, List.of());

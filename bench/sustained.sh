@@ -54,18 +54,13 @@ sustained_ceiling() {
     sus_ceil_lines+=("SKIPPED sustained_ceiling: BENCH_DB_URL is set (no pgbench ceiling for it)")
     return 0
   fi
-  local c item coldefs insert_call call pick out s0 s1 a0 a1 pg0 pg1 jps
+  local c item insert_call out s0 s1 a0 a1 pg0 pg1 jps
   item="$(sus_item_json bench)"
   for c in $sus_clients; do
     fresh_db $DB_SUSC
     for f in $(ls "$migdir"/V*__*.sql | sort -V); do psqlq -d $DB_SUSC -f "$f"; done
     make_function_in $DB_SUSC bench_insert_many job_insert_many.sql "jobs " "p_jobs text" "SETOF record"
-    make_function_in $DB_SUSC bench_ack_claim job_ack_claim.sql \
-      "default_lease_seconds items lease_seconds limit modified_by queues worker_id " \
-      "p_items text, p_worker_id text, p_queues text, p_limit integer, p_lease_seconds integer,
-      p_default_lease_seconds integer, p_modified_by text" "SETOF record"
-    coldefs="$(pgval -d $DB_SUSC -c "select string_agg(quote_ident(attname) || ' ' || format_type(atttypid, atttypmod), ', '
-      order by attnum) from pg_attribute where attrelid = 'readpast_job'::regclass and attnum > 0 and not attisdropped")"
+    make_ack_claim $DB_SUSC
     # the batch's JSON (B items of ~$sus_payload bytes) is one stored value, read per transaction
     # (pgbench cannot pass a value that long); stored uncompressed, as a request body arrives
     psqlq -d $DB_SUSC <<SQL
@@ -79,12 +74,8 @@ FROM bench_items CROSS JOIN generate_series(1, $sus_backlog);
 VACUUM ANALYZE;
 CHECKPOINT;
 SQL
-    insert_call="SELECT count(*) AS inserted FROM bench_insert_many((SELECT j FROM bench_items)) AS t(ord bigint, $coldefs) \\gset"
-    call="bench_ack_claim(:items, :worker_id, :queues, :lim, :lease_seconds, :default_lease_seconds, :modified_by)
-    AS t(acked text, n bigint, $coldefs)"
-    pick="SELECT COALESCE(json_agg(json_build_object('id', t.id, 'lease_id', t.lease_id, 'result', NULL))
-    FILTER (WHERE t.id IS NOT NULL), '[]') AS items"
-    { echo "$insert_call"; echo "$pick FROM $call \\gset"; } > "$tmp/sus-ceiling.pgbench"
+    insert_call="SELECT count(*) AS inserted FROM bench_insert_many((SELECT j FROM bench_items)) AS t(ord bigint, $job_coldefs) \\gset"
+    { echo "$insert_call"; echo "$ack_pick FROM ${ack_call/LIMIT_/:lim} \\gset"; } > "$tmp/sus-ceiling.pgbench"
     a0="$(pgval -d $DB_SUSC -c "select count(*) from readpast_job_archive")"
     pg0="$(pg_ticks)"; s0=$(date +%s.%N)
     out="$tmp/sus-ceiling-$c.out"

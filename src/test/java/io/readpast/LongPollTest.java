@@ -10,6 +10,7 @@ import io.readpast.core.Wakeups;
 import io.readpast.store.Database;
 import io.readpast.store.jdbc.JdbcStores;
 import io.readpast.store.Stmt;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -55,9 +56,24 @@ class LongPollTest {
         http = new Http(base);
     }
 
+    @AfterEach
+    void stopPool() {
+        if (pool != null) {
+            pool.shutdownNow();
+            pool = null;
+        }
+    }
+
     private CompletableFuture<Http.Reply> claimAsync(String queue, int waitSeconds) {
         return CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
                 Map.of("workerId", "lp", "queues", List.of(queue), "waitSeconds", waitSeconds), Duration.ofSeconds(60)));
+    }
+
+    /** A long-polling claim of up to {@code limit} jobs, on a thread of the test's {@code pool}. */
+    private CompletableFuture<Http.Reply> claimOnPool(String queue, int limit, int waitSeconds) {
+        return CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
+                Map.of("workerId", "lp", "queues", List.of(queue), "limit", limit, "waitSeconds", waitSeconds),
+                Duration.ofSeconds(60)), pool);
     }
 
     @Test
@@ -185,27 +201,21 @@ class LongPollTest {
         int before = wakeups.waiting();
         List<CompletableFuture<Http.Reply>> quiet = new ArrayList<>();
         pool = Executors.newFixedThreadPool(20);
-        try {
-            for (int i = 0; i < 20; i++) {
-                quiet.add(CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
-                        Map.of("workerId", "quiet", "queues", List.of("lp-quiet"), "waitSeconds", 10),
-                        Duration.ofSeconds(60)), pool));
-            }
-            await().atMost(Duration.ofSeconds(20)).until(() -> wakeups.waiting() >= before + 20);
-            long claims = store.statementsExecuted(Stmt.JOB_CLAIM);
-            for (int i = 0; i < 200; i++) {
-                assertEquals(201, http.post("/jobs", Map.of("queue", "lp-busy", "type", "t")).status());
-            }
-            assertEquals(claims, store.statementsExecuted(Stmt.JOB_CLAIM),
-                    "200 enqueues on another queue woke none of the quiet queue's waiters");
-            // and the quiet queue's own work still wakes them at once
-            String id = http.post("/jobs", Map.of("queue", "lp-quiet", "type", "t")).body().get("id").asText();
-            Http.Reply got = CompletableFuture.anyOf(quiet.toArray(CompletableFuture[]::new))
-                    .thenApply(Http.Reply.class::cast).get(9, TimeUnit.SECONDS);
-            assertEquals(id, got.body().get("jobs").get(0).get("id").asText());
-        } finally {
-            pool.shutdownNow();
+        for (int i = 0; i < 20; i++) {
+            quiet.add(claimOnPool("lp-quiet", 1, 10));
         }
+        await().atMost(Duration.ofSeconds(20)).until(() -> wakeups.waiting() >= before + 20);
+        long claims = store.statementsExecuted(Stmt.JOB_CLAIM);
+        for (int i = 0; i < 200; i++) {
+            assertEquals(201, http.post("/jobs", Map.of("queue", "lp-busy", "type", "t")).status());
+        }
+        assertEquals(claims, store.statementsExecuted(Stmt.JOB_CLAIM),
+                "200 enqueues on another queue woke none of the quiet queue's waiters");
+        // and the quiet queue's own work still wakes them at once
+        String id = http.post("/jobs", Map.of("queue", "lp-quiet", "type", "t")).body().get("id").asText();
+        Http.Reply got = CompletableFuture.anyOf(quiet.toArray(CompletableFuture[]::new))
+                .thenApply(Http.Reply.class::cast).get(9, TimeUnit.SECONDS);
+        assertEquals(id, got.body().get("jobs").get(0).get("id").asText());
     }
 
     @Test
@@ -217,34 +227,28 @@ class LongPollTest {
         await().atMost(Duration.ofSeconds(40)).until(() -> wakeups.waiting() == 0);
         int before = 0;
         pool = Executors.newFixedThreadPool(4);
-        try {
-            List<CompletableFuture<Http.Reply>> waiting = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                waiting.add(CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
-                        Map.of("workerId", "lp-batch", "queues", List.of("lp-batch"), "limit", 10, "waitSeconds", 8),
-                        Duration.ofSeconds(60)), pool));
-            }
-            await().atMost(Duration.ofSeconds(10)).until(() -> wakeups.waiting() >= before + 4);
-            long claims = store.statementsExecuted(Stmt.JOB_CLAIM);
-            List<Map<String, Object>> five = new ArrayList<>();
-            for (int i = 0; i < 5; i++) {
-                five.add(Map.of("queue", "lp-batch", "type", "t"));
-            }
-            assertEquals(200, http.post("/jobs/batch", Map.of("jobs", five)).status());
-            Http.Reply first = CompletableFuture.anyOf(waiting.toArray(CompletableFuture[]::new))
-                    .thenApply(Http.Reply.class::cast).get(7, TimeUnit.SECONDS);
-            assertEquals(5, first.body().get("jobs").size(), "one waiter of limit 10 took the 5 jobs");
-            assertEquals(claims + 1, store.statementsExecuted(Stmt.JOB_CLAIM), "in one claim statement");
-            // the other three were not woken for jobs the first one took: they wait on
-            assertEquals(before + 3, wakeups.waiting());
-            long jobs = 0;
-            for (CompletableFuture<Http.Reply> w : waiting) {
-                jobs += w.get(20, TimeUnit.SECONDS).body().get("jobs").size();  // the rest at their deadline
-            }
-            assertEquals(5, jobs, "the other three claims answered empty");
-        } finally {
-            pool.shutdownNow();
+        List<CompletableFuture<Http.Reply>> waiting = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            waiting.add(claimOnPool("lp-batch", 10, 8));
         }
+        await().atMost(Duration.ofSeconds(10)).until(() -> wakeups.waiting() >= before + 4);
+        long claims = store.statementsExecuted(Stmt.JOB_CLAIM);
+        List<Map<String, Object>> five = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            five.add(Map.of("queue", "lp-batch", "type", "t"));
+        }
+        assertEquals(200, http.post("/jobs/batch", Map.of("jobs", five)).status());
+        Http.Reply first = CompletableFuture.anyOf(waiting.toArray(CompletableFuture[]::new))
+                .thenApply(Http.Reply.class::cast).get(7, TimeUnit.SECONDS);
+        assertEquals(5, first.body().get("jobs").size(), "one waiter of limit 10 took the 5 jobs");
+        assertEquals(claims + 1, store.statementsExecuted(Stmt.JOB_CLAIM), "in one claim statement");
+        // the other three were not woken for jobs the first one took: they wait on
+        assertEquals(before + 3, wakeups.waiting());
+        long jobs = 0;
+        for (CompletableFuture<Http.Reply> w : waiting) {
+            jobs += w.get(20, TimeUnit.SECONDS).body().get("jobs").size();  // the rest at their deadline
+        }
+        assertEquals(5, jobs, "the other three claims answered empty");
     }
 
     @Test
@@ -295,38 +299,32 @@ class LongPollTest {
         int before = wakeups.waiting();
         List<CompletableFuture<Http.Reply>> claims = new ArrayList<>();
         pool = Executors.newFixedThreadPool(100);
-        try {
-            for (int i = 0; i < 100; i++) {
-                claims.add(CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
-                        Map.of("workerId", "idle", "queues", List.of("lp-idle"), "waitSeconds", 20),
-                        Duration.ofSeconds(60)), pool));
-            }
-            await().atMost(Duration.ofSeconds(20)).until(() -> wakeups.waiting() >= before + 100);
-            // the statements long-polling can cause: claims and the shared due poll
-            java.util.function.LongSupplier pollCost = () -> store.statementsExecuted(Stmt.JOB_CLAIM)
-                    + store.statementsExecuted(Stmt.QUEUE_LOCK_CAPPED) + store.statementsExecuted(Stmt.QUEUE_LIST_CAPPED)
-                    + store.statementsExecuted(Stmt.JOB_ANY_DUE);
-            // and everything the instance runs (lease sweeper, gauges, retention)
-            java.util.function.LongSupplier all = () -> java.util.Arrays.stream(Stmt.values())
-                    .mapToLong(store::statementsExecuted).sum();
-            long startCount = pollCost.getAsLong();
-            long startAll = all.getAsLong();
-            long startNanos = System.nanoTime();
-            // Measured: no long-poll statement and 4 statements in all in 12 s (3 lease-sweeper passes,
-            // at most 4 s apart, and a gauge refresh). Allowed: one check in flight, and half a
-            // statement a second plus two for passes that happen to straddle the window's ends.
-            await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(13)).until(() -> {
-                double seconds = (System.nanoTime() - startNanos) / 1e9;
-                return pollCost.getAsLong() - startCount <= 1
-                        && all.getAsLong() - startAll <= Math.ceil(seconds * 0.5) + 2;
-            });
-            System.out.printf("100 idle long-polls: %d long-poll statements, %d statements in all, in %.1f s%n",
-                    pollCost.getAsLong() - startCount, all.getAsLong() - startAll, (System.nanoTime() - startNanos) / 1e9);
-            for (CompletableFuture<Http.Reply> c : claims) {
-                assertEquals(0, c.get(30, TimeUnit.SECONDS).body().get("jobs").size());
-            }
-        } finally {
-            pool.shutdownNow();
+        for (int i = 0; i < 100; i++) {
+            claims.add(claimOnPool("lp-idle", 1, 20));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> wakeups.waiting() >= before + 100);
+        // the statements long-polling can cause: claims and the shared due poll
+        java.util.function.LongSupplier pollCost = () -> store.statementsExecuted(Stmt.JOB_CLAIM)
+                + store.statementsExecuted(Stmt.QUEUE_LOCK_CAPPED) + store.statementsExecuted(Stmt.QUEUE_LIST_CAPPED)
+                + store.statementsExecuted(Stmt.JOB_ANY_DUE);
+        // and everything the instance runs (lease sweeper, gauges, retention)
+        java.util.function.LongSupplier all = () -> java.util.Arrays.stream(Stmt.values())
+                .mapToLong(store::statementsExecuted).sum();
+        long startCount = pollCost.getAsLong();
+        long startAll = all.getAsLong();
+        long startNanos = System.nanoTime();
+        // Measured: no long-poll statement and 4 statements in all in 12 s (3 lease-sweeper passes,
+        // at most 4 s apart, and a gauge refresh). Allowed: one check in flight, and half a
+        // statement a second plus two for passes that happen to straddle the window's ends.
+        await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(13)).until(() -> {
+            double seconds = (System.nanoTime() - startNanos) / 1e9;
+            return pollCost.getAsLong() - startCount <= 1
+                    && all.getAsLong() - startAll <= Math.ceil(seconds * 0.5) + 2;
+        });
+        System.out.printf("100 idle long-polls: %d long-poll statements, %d statements in all, in %.1f s%n",
+                pollCost.getAsLong() - startCount, all.getAsLong() - startAll, (System.nanoTime() - startNanos) / 1e9);
+        for (CompletableFuture<Http.Reply> c : claims) {
+            assertEquals(0, c.get(30, TimeUnit.SECONDS).body().get("jobs").size());
         }
     }
 

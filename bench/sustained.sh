@@ -49,9 +49,8 @@ sustained_ceiling() {
   sus_ceil_lines=()
   sus_ceil_best=0 sus_ceil_best_c=0
   if [ -n "${ext_url:-}" ]; then
-    # pgbench speaks PostgreSQL only; a ceiling on SQL Server would need a JDBC runner of the
-    # same statement files (not built)
-    sus_ceil_lines+=("SKIPPED sustained_ceiling: BENCH_DB_URL is set (no pgbench ceiling for it)")
+    # pgbench speaks PostgreSQL only: the same statements through JDBC instead
+    sustained_jdbc_ceiling
     return 0
   fi
   local c item insert_call out s0 s1 a0 a1 pg0 pg1 jps
@@ -92,6 +91,37 @@ SQL
     if awk -v a="$jps" -v b="$sus_ceil_best" 'BEGIN { exit !(a > b) }'; then sus_ceil_best="$jps" sus_ceil_best_c="$c"; fi
     drop_db $DB_SUSC
   done
+  [ "${BENCH_JDBC_CEILING:-0}" != 1 ] || sustained_jdbc_ceiling
+}
+
+# The ceiling through JDBC (Driver.java ceiling): the broker's own statement files, loaded by its
+# StatementCatalog, at the same client counts, batch, payload and backlog as the pgbench ceiling,
+# in queue bench-ceiling. With BENCH_DB_URL it is the ceiling (a broker started and stopped first
+# migrates that database); on the bench's PostgreSQL, BENCH_JDBC_CEILING=1 also runs it beside
+# pgbench, to compare the two runners (reported, not used in the ratios).
+sustained_jdbc_ceiling() {
+  local db_url="${ext_url:-jdbc:postgresql://$PGHOST:$PGPORT/$DB_SUSC}" out="$tmp/sus-jdbc-ceiling.out" line jps c
+  if [ -n "${ext_url:-}" ]; then
+    start_broker "$DB_SUSC" && stop_broker
+  else
+    fresh_db $DB_SUSC
+    for f in $(ls "$migdir"/V*__*.sql | sort -V); do psqlq -d $DB_SUSC -f "$f"; done
+  fi
+  run_child timeout $(( (sus_ceil_s + 120) * $(wc -w <<<"$sus_clients") )) "$JAVA" -cp "$app/lib/main/*:$app/app/*" \
+    "$here/Driver.java" ceiling --jdbc "$db_url" --db-user "${BENCH_DB_USERNAME:-$PGUSER}" \
+    --db-password "${BENCH_DB_PASSWORD:-${PGPASSWORD:-}}" --clients "$sus_clients" --seconds "$sus_ceil_s" \
+    --batch "$b" --backlog "$sus_backlog" --payload-bytes "$sus_payload" --clk-tck "$CLK_TCK" \
+    $([ -z "${ext_url:-}" ] && echo --postmaster "$postmaster") > "$out" \
+    || fail "sustained ceiling through JDBC"
+  while read -r line; do
+    sus_ceil_lines+=("$line")
+    log "sustained ceiling (JDBC): $line"
+    if [ -n "${ext_url:-}" ]; then
+      jps="$(kv "$line" jobs_per_s)" c="$(kv "$line" clients)"
+      if awk -v a="$jps" -v b="$sus_ceil_best" 'BEGIN { exit !(a > b) }'; then sus_ceil_best="$jps" sus_ceil_best_c="$c"; fi
+    fi
+  done < <(grep '^RESULT sustained_ceiling' "$out")
+  [ -n "${ext_url:-}" ] || drop_db $DB_SUSC
 }
 
 sus_driver() { # $1 label, $2 rate (0: the maximum), $3 queue, $4 broker pids (comma list)
@@ -229,7 +259,9 @@ sustained_report() {
   echo
   echo "| system | offered jobs/s | completed jobs/s | ratio to ceiling | backlog start / end (min-max) | p50 ms | p99 ms | max ms | PostgreSQL CPU-s / 1000 | broker CPU-s / 1000 |"
   echo "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |"
-  [ "$sus_ceil_best" = 0 ] || echo "| ceiling (pgbench, job_insert_many + job_ack_claim, best of $(echo $sus_clients | tr ' ' '/') clients: $sus_ceil_best_c) | - | $sus_ceil_best | 1.00 | $sus_backlog | - | - | - | - | - |"
+  local ceil_runner="pgbench"
+  [ -n "${ext_url:-}" ] && ceil_runner="JDBC, Driver.java ceiling"
+  [ "$sus_ceil_best" = 0 ] || echo "| ceiling ($ceil_runner, job_insert_many + job_ack_claim, best of $(echo $sus_clients | tr ' ' '/') clients: $sus_ceil_best_c) | - | $sus_ceil_best | 1.00 | $sus_backlog | - | - | - | - | - |"
   row() { # $1 name, $2 RESULT line
     echo "| $1$( [ "$(kv "$2" missing)" != 0 ] && echo " (**not sustained**: $(kv "$2" missing) jobs of the window unclaimed 15 s after it)") | $( [ "$(kv "$2" rate)" = 0.0 ] && echo "-" || kv "$2" offered_jobs_per_s) | $(kv "$2" jobs_per_s) | $( [ "$sus_ceil_best" = 0 ] && echo - || calc %.2f "$(kv "$2" jobs_per_s) / $sus_ceil_best") | $(kv "$2" backlog_start) / $(kv "$2" backlog_end) ($(kv "$2" backlog_min)-$(kv "$2" backlog_max)) | $(kv "$2" p50_ms) | $(kv "$2" p99_ms) | $(kv "$2" max_ms) | $(kv "$2" pg_cpu_s_per_1k) | $(kv "$2" broker_cpu_s_per_1k) |"
   }
@@ -249,12 +281,12 @@ sustained_report() {
   if [ "$sus_ceil_best" = 0 ]; then
     echo "No ceiling: ${sus_ceil_lines[0]:-not run}."
   else
-    echo "Ceiling by client count (pgbench -T $sus_ceil_s, each on a fresh database with $sus_backlog pending jobs; each transaction inserts $b jobs, acknowledges its previous $b and claims $b):"
+    echo "Ceiling by client count ($sus_ceil_s s each with $sus_backlog pending jobs; each round inserts $b jobs, acknowledges the client's previous $b and claims $b; pgbench on a fresh database, JDBC (Driver.java ceiling: the broker's statement files through its StatementCatalog) in queue bench-ceiling$([ -z "${ext_url:-}" ] && echo ", reported beside pgbench, not in the ratios"):"
     echo
-    echo "| clients | completed jobs/s | PostgreSQL CPU-s / 1000 jobs | pending at the end |"
-    echo "| ---: | ---: | ---: | ---: |"
+    echo "| runner | clients | completed jobs/s | PostgreSQL CPU-s / 1000 jobs | pending at the end |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
     for line in "${sus_ceil_lines[@]}"; do
-      echo "| $(kv "$line" clients) | $(kv "$line" jobs_per_s) | $(kv "$line" pg_cpu_s_per_1k) | $(kv "$line" pending_end) |"
+      echo "| $(kv "$line" runner | grep . || echo pgbench) | $(kv "$line" clients) | $(kv "$line" jobs_per_s) | $(kv "$line" pg_cpu_s_per_1k | grep . || echo -) | $(kv "$line" pending_end) |"
     done
   fi
   echo

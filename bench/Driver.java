@@ -1,6 +1,6 @@
 // Readpast benchmark driver: a single-file Java program, run by bench/run as
 //
-//   java -cp '<quarkus-app>/lib/main/*' bench/Driver.java <mode> --url http://127.0.0.1:PORT [options]
+//   java -cp '<quarkus-app>/lib/main/*:<quarkus-app>/app/*' bench/Driver.java <mode> --url http://127.0.0.1:PORT [options]
 //
 // so that it can use the Jackson jars the broker ships. Modes:
 //

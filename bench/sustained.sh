@@ -281,7 +281,7 @@ sustained_report() {
   if [ "$sus_ceil_best" = 0 ]; then
     echo "No ceiling: ${sus_ceil_lines[0]:-not run}."
   else
-    echo "Ceiling by client count ($sus_ceil_s s each with $sus_backlog pending jobs; each round inserts $b jobs, acknowledges the client's previous $b and claims $b; pgbench on a fresh database, JDBC (Driver.java ceiling: the broker's statement files through its StatementCatalog) in queue bench-ceiling$([ -z "${ext_url:-}" ] && echo ", reported beside pgbench, not in the ratios"):"
+    echo "Ceiling by client count ($sus_ceil_s s each with $sus_backlog pending jobs; each round inserts $b jobs, acknowledges the client's previous $b and claims $b; $([ -z "${ext_url:-}" ] && echo "pgbench on a fresh database; ")JDBC (Driver.java ceiling: the broker's statement files through its StatementCatalog) in queue bench-ceiling$([ -z "${ext_url:-}" ] && echo ", where run, is reported beside pgbench and not in the ratios"):"
     echo
     echo "| runner | clients | completed jobs/s | PostgreSQL CPU-s / 1000 jobs | pending at the end |"
     echo "| --- | ---: | ---: | ---: | ---: |"

@@ -1,5 +1,7 @@
 -- The holder gives the job back unworked (shutting down): PENDING again, the attempt the
--- claim counted is given back, and the job keeps its place in line (due_at unchanged).
+-- claim counted is given back, and the job keeps its place in line (due_at unchanged); with
+-- @delay_ms > 0 it is due that long from now instead (stored as 6, scheduled, as job_retry
+-- stores a delayed retry).
 -- Guarded by id, lease id and status: no row means the lease was lost. A job whose
 -- cancellation was requested is not released (no row: the caller cancels it instead).
 SET NOCOUNT ON;
@@ -9,7 +11,16 @@ DECLARE @updated TABLE (id bigint NOT NULL PRIMARY KEY);
 
 UPDATE readpast_job
 SET
-    status = 0,
+    status = CASE WHEN @delay_ms > 0 THEN 6 ELSE 0 END,
+    due_at = CASE
+        -- @delay_ms is bigint: seconds and milliseconds apart, since DATEADD takes an int
+        WHEN @delay_ms > 0 THEN DATEADD(
+            SECOND,
+            CAST(@delay_ms / 1000 AS int),
+            DATEADD(MILLISECOND, CAST(@delay_ms % 1000 AS int), SYSUTCDATETIME())
+        )
+        ELSE due_at
+    END,
     attempt = CASE WHEN attempt > 0 THEN attempt - 1 ELSE 0 END,
     worker_id = NULL,
     lease_id = NULL,

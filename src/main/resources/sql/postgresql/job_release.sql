@@ -1,7 +1,11 @@
 -- The holder gives the job back unworked (shutting down): PENDING again, the attempt the
--- claim counted is given back, and the job keeps its place in line.
+-- claim counted is given back, and the job keeps its place in line; with :delay_ms > 0 it is
+-- due that long from now instead (stored as 6, scheduled, as job_retry stores a delayed retry).
 UPDATE readpast_job
-SET status = 0,
+SET status = CASE WHEN CAST(:delay_ms AS bigint) > 0 THEN 6 ELSE 0 END,
+    due_at = CASE WHEN CAST(:delay_ms AS bigint) > 0
+                  THEN now() + CAST(:delay_ms AS bigint) * interval '1 millisecond'
+                  ELSE due_at END,
     attempt = GREATEST(attempt - 1, 0),
     worker_id = NULL,
     lease_id = NULL,

@@ -248,6 +248,36 @@ final class ApiDocs {
 
     static final String RELEASE_BODY = "{\"leaseId\": \"" + LEASE_ID + "\"}";
 
+    static final String RELEASE_DELAYED_BODY = "{\"leaseId\": \"" + LEASE_ID + "\", \"delaySeconds\": 30}";
+
+    private static final String LEASE_CONFLICT_43 = "{\"type\": \"urn:readpast:problem:lease-conflict\", "
+            + "\"title\": \"Lease not held\", \"status\": 409, \"detail\": \"Job 43 is not leased with this leaseId: "
+            + "the lease expired and the job was re-leased, was released, or the job already finished.\"}";
+
+    static final String HEARTBEAT_BATCH_BODY = "{\"items\": [{\"id\": \"42\", \"leaseId\": \"" + LEASE_ID + "\", "
+            + "\"leaseSeconds\": 60, \"progress\": {\"percent\": 50}}, {\"id\": \"43\", \"leaseId\": "
+            + "\"0c9d7f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6\"}]}";
+
+    static final String HEARTBEAT_BATCH_RESULT = "{\"succeeded\": 1, \"failed\": 1, \"results\": ["
+            + "{\"index\": 0, \"id\": \"42\", \"status\": 200, \"jobStatus\": \"PROCESSING\", "
+            + "\"leaseExpiresAt\": \"2026-11-30T12:01:06Z\", \"cancelRequested\": false}, "
+            + "{\"index\": 1, \"id\": \"43\", \"status\": 409, \"error\": " + LEASE_CONFLICT_43 + "}]}";
+
+    static final String FAIL_BATCH_BODY = "{\"items\": [{\"id\": \"42\", \"leaseId\": \"" + LEASE_ID + "\", "
+            + "\"error\": \"SMTP timeout\", \"retryAfterSeconds\": 30}, {\"id\": \"44\", \"leaseId\": "
+            + "\"7d1e2f3a-4b5c-4d6e-9f01-a2b3c4d5e6f7\", \"error\": \"bad address\", \"retryable\": false}]}";
+
+    static final String FAIL_BATCH_RESULT = "{\"succeeded\": 2, \"failed\": 0, \"results\": ["
+            + "{\"index\": 0, \"id\": \"42\", \"status\": 200, \"jobStatus\": \"PENDING\"}, "
+            + "{\"index\": 1, \"id\": \"44\", \"status\": 200, \"jobStatus\": \"DEAD\"}]}";
+
+    static final String RELEASE_BATCH_BODY = "{\"items\": [{\"id\": \"42\", \"leaseId\": \"" + LEASE_ID + "\", "
+            + "\"delaySeconds\": 30}, {\"id\": \"43\", \"leaseId\": \"0c9d7f1a-2b3c-4d5e-8f90-a1b2c3d4e5f6\"}]}";
+
+    static final String RELEASE_BATCH_RESULT = "{\"succeeded\": 1, \"failed\": 1, \"results\": ["
+            + "{\"index\": 0, \"id\": \"42\", \"status\": 200, \"jobStatus\": \"PENDING\"}, "
+            + "{\"index\": 1, \"id\": \"43\", \"status\": 409, \"error\": " + LEASE_CONFLICT_43 + "}]}";
+
     static final String REQUEUE_BODY = "{\"payload\": {\"to\": \"a@b.example\"}}";
 
     static final String PAGE = "{\"jobs\": [" + JOB_DEAD + "], \"next\": \"42\"}";

@@ -126,12 +126,15 @@ public interface JobLeaseApi {
     @Path("/{id}/release")
     @Tag(name = "Workers")
     @Operation(operationId = "releaseJob", summary = "Give a leased job back unworked, without spending an attempt",
-            description = "For a worker shutting down: the job is PENDING again, keeps its place in line, and the "
-                    + "attempt the claim counted is given back. A job with cancelRequested becomes CANCELLED."
+            description = "For a worker shutting down, or one that cannot take the job yet: the job is PENDING again "
+                    + "and the attempt the claim counted is given back. It keeps its place in line, or with "
+                    + "delaySeconds is due that long from now. A job with cancelRequested becomes CANCELLED."
                     + ApiDocs.ROLE_WORKER)
     @RequestBody(required = true, description = "The lease to give back.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Release.class),
-                    examples = @ExampleObject(name = "release", value = ApiDocs.RELEASE_BODY)))
+                    examples = {
+                            @ExampleObject(name = "release", value = ApiDocs.RELEASE_BODY),
+                            @ExampleObject(name = "delayed", value = ApiDocs.RELEASE_DELAYED_BODY)}))
     @APIResponse(responseCode = "200", description = "The job: PENDING (or CANCELLED).",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
                     examples = @ExampleObject(name = "released", value = ApiDocs.JOB_PENDING)))
@@ -144,4 +147,77 @@ public interface JobLeaseApi {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     JobView release(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id,
                            Requests.Release body);
+
+    @POST
+    @Path("/heartbeat")
+    @Tag(name = "Workers")
+    @Operation(operationId = "heartbeatJobs", summary = "Extend up to 1000 leases in one round trip",
+            description = "Each item as POST /jobs/{id}/heartbeat, all in one statement. Answers per item, in order: "
+                    + "200 extended (with leaseExpiresAt and cancelRequested: when true, stop and fail or release "
+                    + "that job), 404 no such job, 409 lease not held (lost), 400 invalid. The request as a whole "
+                    + "gets 400 only when 'items' is missing, empty or longer than readpast.limits.batch-max (1000 "
+                    + "by default), or the body is not JSON of this shape." + ApiDocs.ROLE_WORKER)
+    @RequestBody(required = true, description = "The leases to extend.",
+            content = @Content(mediaType = ApiDocs.JSON,
+                    schema = @Schema(implementation = Requests.HeartbeatBatch.class),
+                    examples = @ExampleObject(name = "batch", value = ApiDocs.HEARTBEAT_BATCH_BODY)))
+    @APIResponse(responseCode = "200", description = "One answer per item, in request order.",
+            content = @Content(mediaType = ApiDocs.JSON,
+                    schema = @Schema(implementation = Responses.LeaseBatchResult.class),
+                    examples = @ExampleObject(name = "mixed", value = ApiDocs.HEARTBEAT_BATCH_RESULT)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    Responses.LeaseBatchResult heartbeatBatch(Requests.HeartbeatBatch body);
+
+    @POST
+    @Path("/fail")
+    @Tag(name = "Workers")
+    @Operation(operationId = "failJobs", summary = "Report up to 1000 failures in one round trip",
+            description = "Each item as POST /jobs/{id}/fail, one after another. Answers per item, in order: 200 "
+                    + "with the job's state now (PENDING to be retried, DEAD or CANCELLED), 404 no such job, 409 lease "
+                    + "not held, 400 invalid. The request as a whole gets 400 only when 'items' is missing, empty or "
+                    + "longer than readpast.limits.batch-max, or the body is not JSON of this shape. A 503 may come "
+                    + "after some items took effect: sent again, those are answered as the single call answers a "
+                    + "repeat (200 for a job already DEAD or CANCELLED under this lease, else 409)."
+                    + ApiDocs.ROLE_WORKER)
+    @RequestBody(required = true, description = "The leases and what went wrong.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.FailBatch.class),
+                    examples = @ExampleObject(name = "batch", value = ApiDocs.FAIL_BATCH_BODY)))
+    @APIResponse(responseCode = "200", description = "One answer per item, in request order.",
+            content = @Content(mediaType = ApiDocs.JSON,
+                    schema = @Schema(implementation = Responses.LeaseBatchResult.class),
+                    examples = @ExampleObject(name = "settled", value = ApiDocs.FAIL_BATCH_RESULT)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    Responses.LeaseBatchResult failBatch(Requests.FailBatch body);
+
+    @POST
+    @Path("/release")
+    @Tag(name = "Workers")
+    @Operation(operationId = "releaseJobs", summary = "Give up to 1000 leased jobs back in one round trip",
+            description = "Each item as POST /jobs/{id}/release (with its own optional delaySeconds), one after "
+                    + "another. Answers per item, in order: 200 with the job's state now (PENDING, or CANCELLED when "
+                    + "a cancel was requested), 404 no such job, 409 lease not held, 400 invalid. The request as a "
+                    + "whole gets 400 only when 'items' is missing, empty or longer than readpast.limits.batch-max, "
+                    + "or the body is not JSON of this shape. A 503 may come after some items took effect; sent "
+                    + "again, those get 409." + ApiDocs.ROLE_WORKER)
+    @RequestBody(required = true, description = "The leases to give back.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.ReleaseBatch.class),
+                    examples = @ExampleObject(name = "batch", value = ApiDocs.RELEASE_BATCH_BODY)))
+    @APIResponse(responseCode = "200", description = "One answer per item, in request order.",
+            content = @Content(mediaType = ApiDocs.JSON,
+                    schema = @Schema(implementation = Responses.LeaseBatchResult.class),
+                    examples = @ExampleObject(name = "mixed", value = ApiDocs.RELEASE_BATCH_RESULT)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    Responses.LeaseBatchResult releaseBatch(Requests.ReleaseBatch body);
 }

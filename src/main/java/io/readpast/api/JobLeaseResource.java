@@ -9,6 +9,7 @@ import io.readpast.security.Allowed;
 import io.readpast.security.Caller;
 import io.readpast.security.Role;
 import io.readpast.store.CompleteItem;
+import io.readpast.store.HeartbeatItem;
 import io.readpast.store.JobRow;
 
 import java.time.Duration;
@@ -108,11 +109,7 @@ public class JobLeaseResource implements JobLeaseApi {
         Requests.Fail b = Validate.body(body);
         bodies.requireInScope(jobId);
         String leaseId = Validate.leaseId(b.leaseId());
-        String error = b.error() == null ? "failed" : b.error();
-        if (error.length() > 10_000) {
-            throw BrokerException.invalid("'error' must be at most 10000 characters.");
-        }
-        Validate.noControlCharacters("error", error);
+        String error = failError(b.error());
         Long after = Validate.optionalRange("retryAfterSeconds", b.retryAfterSeconds(), 0L, JobBodies.MAX_DELAY_SECONDS);
         boolean retryable = b.retryable() == null || b.retryable();
         return JobView.of(leases.fail(jobId, leaseId, error, retryable, after == null ? null : Duration.ofSeconds(after),
@@ -123,8 +120,145 @@ public class JobLeaseResource implements JobLeaseApi {
     @Override
     public JobView release(String id, Requests.Release body) {
         long jobId = Validate.jobId(id);
-        String leaseId = Validate.leaseId(Validate.body(body).leaseId());
+        Requests.Release b = Validate.body(body);
+        String leaseId = Validate.leaseId(b.leaseId());
+        Duration delay = releaseDelay(b.delaySeconds());
         bodies.requireInScope(jobId);
-        return JobView.of(leases.release(jobId, leaseId, caller.name()));
+        return JobView.of(leases.release(jobId, leaseId, delay, caller.name()));
+    }
+
+    @Allowed(Role.WORKER)
+    @Override
+    public Responses.LeaseBatchResult heartbeatBatch(Requests.HeartbeatBatch body) {
+        return leaseBatch(Validate.body(body).items(), node -> {
+            Requests.HeartbeatItem item = mapper.treeToValue(node, Requests.HeartbeatItem.class);
+            long id = Validate.jobId(item.id() == null ? "" : item.id());
+            String lease = Validate.leaseId(item.leaseId());
+            Integer seconds = Validate.optionalRange("leaseSeconds", item.leaseSeconds(),
+                    config.limits().leaseMinSeconds(), config.limits().leaseMaxSeconds());
+            return new HeartbeatItem(id, lease, seconds, bodies.progressJson(item.progress()));
+        }, HeartbeatItem::id, valid -> leases.heartbeatMany(valid).stream()
+                .map(h -> h.error() != null ? Outcome.refused(h.error())
+                        : new Outcome(io.readpast.core.JobStatus.PROCESSING.name(), h.extended().leaseExpiresAt(),
+                                h.extended().cancelRequested(), null))
+                .toList());
+    }
+
+    /** A parsed batch failure. */
+    private record FailItem(long id, String leaseId, String error, boolean retryable, Duration retryAfter) {
+    }
+
+    @Allowed(Role.WORKER)
+    @Override
+    public Responses.LeaseBatchResult failBatch(Requests.FailBatch body) {
+        return leaseBatch(Validate.body(body).items(), node -> {
+            Requests.FailItem item = mapper.treeToValue(node, Requests.FailItem.class);
+            long id = Validate.jobId(item.id() == null ? "" : item.id());
+            String lease = Validate.leaseId(item.leaseId());
+            String error = failError(item.error());
+            Long after = Validate.optionalRange("retryAfterSeconds", item.retryAfterSeconds(), 0L,
+                    JobBodies.MAX_DELAY_SECONDS);
+            return new FailItem(id, lease, error, item.retryable() == null || item.retryable(),
+                    after == null ? null : Duration.ofSeconds(after));
+        }, FailItem::id, valid -> eachItem(valid, f -> leases.fail(f.id(), f.leaseId(), f.error(), f.retryable(),
+                f.retryAfter(), caller.name())));
+    }
+
+    /** A parsed batch release. */
+    private record ReleaseItem(long id, String leaseId, Duration delay) {
+    }
+
+    @Allowed(Role.WORKER)
+    @Override
+    public Responses.LeaseBatchResult releaseBatch(Requests.ReleaseBatch body) {
+        return leaseBatch(Validate.body(body).items(), node -> {
+            Requests.ReleaseItem item = mapper.treeToValue(node, Requests.ReleaseItem.class);
+            long id = Validate.jobId(item.id() == null ? "" : item.id());
+            return new ReleaseItem(id, Validate.leaseId(item.leaseId()), releaseDelay(item.delaySeconds()));
+        }, ReleaseItem::id, valid -> eachItem(valid, r -> leases.release(r.id(), r.leaseId(), r.delay(),
+                caller.name())));
+    }
+
+    private static String failError(String given) {
+        String error = given == null ? "failed" : given;
+        if (error.length() > 10_000) {
+            throw BrokerException.invalid("'error' must be at most 10000 characters.");
+        }
+        Validate.noControlCharacters("error", error);
+        return error;
+    }
+
+    private static Duration releaseDelay(Long delaySeconds) {
+        Long s = Validate.optionalRange("delaySeconds", delaySeconds, 0L, JobBodies.MAX_DELAY_SECONDS);
+        return s == null ? null : Duration.ofSeconds(s);
+    }
+
+    /** What a batch lease call did to one valid item: the job's state after it, or why not. */
+    private record Outcome(String jobStatus, java.time.Instant leaseExpiresAt, Boolean cancelRequested,
+                           BrokerException error) {
+        static Outcome refused(BrokerException e) {
+            return new Outcome(null, null, null, e);
+        }
+    }
+
+    /**
+     * Runs a lease call per item, each on its own (a DB fault still fails the whole request:
+     * items before it have taken effect, and a retry of them is answered as the single call
+     * answers a retry).
+     */
+    private static <T> List<Outcome> eachItem(List<T> items, java.util.function.Function<T, JobRow> call) {
+        List<Outcome> out = new ArrayList<>(items.size());
+        for (T item : items) {
+            try {
+                out.add(new Outcome(io.readpast.core.JobStatus.of(call.apply(item)).name(), null, null, null));
+            } catch (BrokerException e) {
+                out.add(Outcome.refused(e));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A batch of lease calls: the size checked, each item parsed on its own (a bad item fails
+     * only itself), items outside a queue-scoped key's scope answered as missing and left alone,
+     * the rest handed to {@code work}, which answers each in order.
+     */
+    private <T> Responses.LeaseBatchResult leaseBatch(List<JsonNode> items, JobBodies.ItemParser<T> parser,
+                                                      java.util.function.ToLongFunction<T> idOf,
+                                                      java.util.function.Function<List<T>, List<Outcome>> work) {
+        Validate.batchSize("items", items, config.limits().batchMax());
+        Responses.ItemResult[] parsedResults = new Responses.ItemResult[items.size()];
+        List<Integer> parsedIndex = new ArrayList<>();
+        List<T> parsed = JobBodies.parseItems(items, "Each item", parsedResults, parsedIndex, parser);
+        Responses.LeaseItemResult[] results = new Responses.LeaseItemResult[items.size()];
+        for (int i = 0; i < parsedResults.length; i++) {
+            if (parsedResults[i] != null) {
+                results[i] = Responses.LeaseItemResult.refused(parsedResults[i]);
+            }
+        }
+        java.util.Set<Long> hidden = bodies.outOfScope(parsed.stream().map(idOf::applyAsLong).toList());
+        List<T> valid = new ArrayList<>();
+        List<Integer> validIndex = new ArrayList<>();
+        for (int k = 0; k < parsed.size(); k++) {
+            long id = idOf.applyAsLong(parsed.get(k));
+            int i = parsedIndex.get(k);
+            if (hidden.contains(id)) {
+                results[i] = Responses.LeaseItemResult.refused(
+                        JobBodies.refused(i, Long.toString(id), BrokerException.jobNotFound(id)));
+            } else {
+                valid.add(parsed.get(k));
+                validIndex.add(i);
+            }
+        }
+        List<Outcome> done = valid.isEmpty() ? List.of() : work.apply(valid);
+        for (int k = 0; k < done.size(); k++) {
+            Outcome o = done.get(k);
+            int i = validIndex.get(k);
+            String id = Long.toString(idOf.applyAsLong(valid.get(k)));
+            results[i] = o.error() != null ? Responses.LeaseItemResult.refused(JobBodies.refused(i, id, o.error()))
+                    : new Responses.LeaseItemResult(i, id, 200, o.jobStatus(), o.leaseExpiresAt(),
+                            o.cancelRequested(), null);
+        }
+        return Responses.LeaseBatchResult.of(List.of(results));
     }
 }

@@ -166,7 +166,88 @@ public final class Requests {
     public record Release(
             @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
                     examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
-            String leaseId) {
+            String leaseId,
+            @Schema(description = RELEASE_DELAY, minimum = "0", maximum = "316224000", examples = "30")
+            Long delaySeconds) {
+    }
+
+    static final String RELEASE_DELAY = "Seconds until the job is due again, on the database's clock (it is "
+            + "SCHEDULED until then); absent or 0: due at once, in its place in line.";
+    static final String ITEM_ID = "The job id.";
+
+    @Schema(description = "One lease of a batch heartbeat: as POST /jobs/{id}/heartbeat, with the job id.",
+            requiredProperties = {"id", "leaseId"})
+    public record HeartbeatItem(
+            @Schema(description = ITEM_ID, pattern = OpenApiRules.JOB_ID_PATTERN, examples = "42")
+            String id,
+            @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
+                    examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
+            String leaseId,
+            @Schema(description = "New lease length in seconds from now, within readpast.limits.lease-min-seconds and "
+                    + "lease-max-seconds (1-86400 by default). Default: the job's current lease length.",
+                    minimum = "1", maximum = "86400", examples = "60")
+            Integer leaseSeconds,
+            @Schema(description = "Optional progress to record; absent keeps the previous one.")
+            Progress progress) {
+    }
+
+    @Schema(description = "Leases to extend in one round trip.", requiredProperties = "items")
+    public record HeartbeatBatch(
+            @Schema(type = SchemaType.ARRAY, implementation = HeartbeatItem.class,
+                    description = "1 to readpast.limits.batch-max (1000 by default) items. Each item is checked on "
+                            + "its own: a bad item fails only itself.",
+                    minItems = 1, maxItems = 1000)
+            List<JsonNode> items) {
+    }
+
+    @Schema(description = "One failure of a batch: as POST /jobs/{id}/fail, with the job id.",
+            requiredProperties = {"id", "leaseId"})
+    public record FailItem(
+            @Schema(description = ITEM_ID, pattern = OpenApiRules.JOB_ID_PATTERN, examples = "42")
+            String id,
+            @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
+                    examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
+            String leaseId,
+            @Schema(description = "What went wrong, stored as the job's lastError; at most 10000 characters.",
+                    maxLength = 10000, defaultValue = "failed", examples = "SMTP timeout")
+            String error,
+            @Schema(description = "false makes the job DEAD at once; true retries it after a backoff while attempts "
+                    + "are left, else it goes DEAD. A job with cancelRequested becomes CANCELLED either way.",
+                    defaultValue = "true", examples = "true")
+            Boolean retryable,
+            @Schema(description = "Seconds until the retry is due, instead of the exponential backoff.",
+                    minimum = "0", maximum = "316224000", examples = "30")
+            Long retryAfterSeconds) {
+    }
+
+    @Schema(description = "Failures to report in one round trip.", requiredProperties = "items")
+    public record FailBatch(
+            @Schema(type = SchemaType.ARRAY, implementation = FailItem.class,
+                    description = "1 to readpast.limits.batch-max (1000 by default) items. Each item is checked on "
+                            + "its own: a bad item fails only itself.",
+                    minItems = 1, maxItems = 1000)
+            List<JsonNode> items) {
+    }
+
+    @Schema(description = "One job of a batch release: as POST /jobs/{id}/release, with the job id.",
+            requiredProperties = {"id", "leaseId"})
+    public record ReleaseItem(
+            @Schema(description = ITEM_ID, pattern = OpenApiRules.JOB_ID_PATTERN, examples = "42")
+            String id,
+            @Schema(description = "The leaseId the claim returned (a UUID).", format = "uuid",
+                    examples = "3f2b8c1e-5d4a-4e6b-9a7c-1b2d3e4f5a6b")
+            String leaseId,
+            @Schema(description = RELEASE_DELAY, minimum = "0", maximum = "316224000", examples = "30")
+            Long delaySeconds) {
+    }
+
+    @Schema(description = "Leased jobs to give back unworked in one round trip.", requiredProperties = "items")
+    public record ReleaseBatch(
+            @Schema(type = SchemaType.ARRAY, implementation = ReleaseItem.class,
+                    description = "1 to readpast.limits.batch-max (1000 by default) items. Each item is checked on "
+                            + "its own: a bad item fails only itself.",
+                    minItems = 1, maxItems = 1000)
+            List<JsonNode> items) {
     }
 
     /** Items are parsed one by one, so that a malformed item fails only itself. */

@@ -69,6 +69,48 @@ public final class Responses {
             Problem error) {
     }
 
+    @Schema(description = "The answer to one item of a batch heartbeat, fail or release.")
+    @RegisterForReflection
+    public record LeaseItemResult(
+            @Schema(description = "Position of the item in the request, from 0.", examples = "0")
+            int index,
+            @Schema(description = "The job id; absent when the item was invalid.", examples = "42")
+            String id,
+            @Schema(description = "As HTTP would give it for the item alone: 200 done, 400 invalid, 404 no such job "
+                    + "(or outside the key's queue scope), 409 lease not held.",
+                    enumeration = {"200", "400", "404", "409"}, examples = "200")
+            int status,
+            @Schema(description = "200 only: the job's state now. Heartbeat: PROCESSING. Fail: PENDING (to be "
+                    + "retried), DEAD or CANCELLED. Release: PENDING or CANCELLED.", examples = "PROCESSING")
+            String jobStatus,
+            @Schema(description = "Heartbeat, 200 only: when the extended lease runs out.")
+            Instant leaseExpiresAt,
+            @Schema(description = "Heartbeat, 200 only: true when an operator asked to cancel the job: stop working on "
+                    + "it and fail or release it.", examples = "false")
+            Boolean cancelRequested,
+            @Schema(description = "Only when the item failed: why, as a problem document.")
+            Problem error) {
+
+        static LeaseItemResult refused(ItemResult r) {
+            return new LeaseItemResult(r.index(), r.id(), r.status(), null, null, null, r.error());
+        }
+    }
+
+    @Schema(description = "The answers of a batch heartbeat, fail or release, one per item, in request order.")
+    @RegisterForReflection
+    public record LeaseBatchResult(
+            @Schema(description = "Items with status 200.", examples = "2")
+            int succeeded,
+            @Schema(description = "Items with a 4xx status.", examples = "1")
+            int failed,
+            @Schema(description = "One answer per item, in request order.")
+            List<LeaseItemResult> results) {
+        static LeaseBatchResult of(List<LeaseItemResult> results) {
+            int ok = (int) results.stream().filter(r -> r.status() < 300).count();
+            return new LeaseBatchResult(ok, results.size() - ok, results);
+        }
+    }
+
     @Schema(description = "The answers of a batch, one per item, in request order.")
     @RegisterForReflection
     public record BatchResult(

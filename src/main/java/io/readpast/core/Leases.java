@@ -3,6 +3,7 @@ package io.readpast.core;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.store.ClaimParams;
 import io.readpast.store.CompleteItem;
+import io.readpast.store.HeartbeatItem;
 import io.readpast.store.JobRow;
 import io.readpast.store.JobStore;
 import io.readpast.store.LeaseEnd;
@@ -81,6 +82,40 @@ public class Leases {
         return store.jobHeartbeat(new LeaseRef(id, leaseId), leaseSeconds, progress).orElseThrow(() -> lost(id));
     }
 
+    /** Per-item outcome of a batch heartbeat: the extended lease, or why not (404, 409). */
+    public record Heartbeat(long id, JobStore.Extended extended, BrokerException error) {
+    }
+
+    /**
+     * Extends every held lease of a batch in one statement; the rest are told apart with one
+     * more (the job is gone: 404; the lease is not held: 409).
+     */
+    public List<Heartbeat> heartbeatMany(List<HeartbeatItem> items) {
+        Map<Long, JobStore.Extended> done = items.isEmpty() ? Map.of() : store.jobHeartbeatMany(items);
+        List<Long> missed = new ArrayList<>();
+        for (HeartbeatItem item : items) {
+            if (!extendedBy(done.get(item.id()), item)) {
+                missed.add(item.id());
+            }
+        }
+        Map<Long, String> existing = missed.isEmpty() ? Map.of() : store.jobQueues(missed);
+        List<Heartbeat> out = new ArrayList<>(items.size());
+        for (HeartbeatItem item : items) {
+            JobStore.Extended e = done.get(item.id());
+            if (extendedBy(e, item)) {
+                out.add(new Heartbeat(item.id(), e, null));
+            } else {
+                out.add(new Heartbeat(item.id(), null, existing.containsKey(item.id())
+                        ? BrokerException.leaseConflict(item.id()) : BrokerException.jobNotFound(item.id())));
+            }
+        }
+        return out;
+    }
+
+    private static boolean extendedBy(JobStore.Extended e, HeartbeatItem item) {
+        return e != null && e.leaseId().equalsIgnoreCase(item.leaseId());
+    }
+
     public JobRow complete(long id, String leaseId, String result, String by) {
         Optional<JobRow> done = store.jobComplete(new LeaseRef(id, leaseId), result, by);
         return done.isPresent() ? outcomes.counted(done.get(), false) : settledEarlier(id, leaseId, JobStatus.SUCCEEDED);
@@ -114,9 +149,12 @@ public class Leases {
         return out;
     }
 
-    /** Gives a job back unworked; a cancel-requested job becomes CANCELLED instead. */
-    public JobRow release(long id, String leaseId, String by) {
-        Optional<JobRow> released = store.jobRelease(new LeaseRef(id, leaseId), by);
+    /**
+     * Gives a job back unworked, due again at once in its place in line or after {@code delay}
+     * (null or zero: at once); a cancel-requested job becomes CANCELLED instead.
+     */
+    public JobRow release(long id, String leaseId, Duration delay, String by) {
+        Optional<JobRow> released = store.jobRelease(new LeaseRef(id, leaseId), delay == null ? 0 : delay.toMillis(), by);
         if (released.isEmpty()) {
             released = store.jobCancelLeased(new LeaseEnd(id, leaseId, null, false, by));
         }

@@ -62,6 +62,13 @@ public interface JobStore {
     /** Extends the lease (LEASED becomes PROCESSING); null {@code leaseSeconds} keeps the claim's length. */
     Optional<JobRow> jobHeartbeat(LeaseRef lease, Integer leaseSeconds, String progress);
 
+    /** A lease a batch heartbeat extended: the lease, when it now runs out, and whether cancel was asked. */
+    record Extended(String leaseId, Instant leaseExpiresAt, boolean cancelRequested) {
+    }
+
+    /** Extends every item whose lease is held, in one statement: the extended leases by job id. */
+    Map<Long, Extended> jobHeartbeatMany(List<HeartbeatItem> items);
+
     /** Moves the job to the archive as SUCCEEDED. */
     Optional<JobRow> jobComplete(LeaseRef lease, String result, String by);
 
@@ -111,8 +118,11 @@ public interface JobStore {
     /** Moves the job to the dead-letter table as DEAD. With {@code end.expiredOnly()}, only if the lease has expired. */
     Optional<JobRow> jobKill(LeaseEnd end);
 
-    /** Back to PENDING without spending an attempt. */
-    Optional<JobRow> jobRelease(LeaseRef lease, String by);
+    /**
+     * Back to PENDING without spending an attempt: in its place in line, or due {@code delayMs}
+     * from now on the database clock when that is positive.
+     */
+    Optional<JobRow> jobRelease(LeaseRef lease, long delayMs, String by);
 
     /**
      * Leased or processing jobs whose lease has expired, oldest expiry first; with the earliest

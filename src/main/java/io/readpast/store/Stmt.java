@@ -15,6 +15,7 @@ public enum Stmt {
     QUEUE_LIST_CAPPED,
     JOB_CLAIM,
     JOB_HEARTBEAT,
+    JOB_HEARTBEAT_MANY,
     JOB_COMPLETE,
     JOB_RETRY,
     JOB_KILL,

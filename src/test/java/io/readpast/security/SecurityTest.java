@@ -113,6 +113,12 @@ class SecurityTest {
                 new Endpoint("POST", "/jobs/" + jobId + "/release", lease, worker),
                 new Endpoint("POST", "/jobs/complete", "{\"items\":[{\"id\":\"" + jobId
                         + "\",\"leaseId\":\"00000000-0000-4000-8000-000000000000\"}]}", worker),
+                new Endpoint("POST", "/jobs/heartbeat", "{\"items\":[{\"id\":\"" + jobId
+                        + "\",\"leaseId\":\"00000000-0000-4000-8000-000000000000\"}]}", worker),
+                new Endpoint("POST", "/jobs/fail", "{\"items\":[{\"id\":\"" + jobId
+                        + "\",\"leaseId\":\"00000000-0000-4000-8000-000000000000\"}]}", worker),
+                new Endpoint("POST", "/jobs/release", "{\"items\":[{\"id\":\"" + jobId
+                        + "\",\"leaseId\":\"00000000-0000-4000-8000-000000000000\"}]}", worker),
                 new Endpoint("GET", "/jobs", null, admin),
                 new Endpoint("POST", "/jobs/" + jobId + "/cancel", null, admin),
                 new Endpoint("POST", "/jobs/" + jobId + "/requeue", "{}", admin),
@@ -278,11 +284,14 @@ class SecurityTest {
         String forBilling = as(SCOPED_WORKER).body(withLease).post("/jobs/" + billing + "/complete").asString();
         String forMissing = as(SCOPED_WORKER).body(withLease).post("/jobs/" + missing + "/complete").asString();
         assertEquals(forMissing.replace(missing, "N"), forBilling.replace(billing, "N"));
-        // batch complete and ack-and-claim answer the item as missing, and leave the job alone
-        Response batch = as(SCOPED_WORKER).body(Map.of("items", List.of(Map.of("id", billing, "leaseId", lease))))
-                .post("/jobs/complete");
-        assertEquals(200, batch.statusCode(), batch.asString());
-        assertEquals(404, (int) batch.path("results[0].status"), batch.asString());
+        // every batch lease call and ack-and-claim answer the item as missing, and leave the job alone
+        for (String call : List.of("complete", "heartbeat", "fail", "release")) {
+            Response batch = as(SCOPED_WORKER).body(Map.of("items", List.of(Map.of("id", billing, "leaseId", lease),
+                    Map.of("id", missing, "leaseId", lease)))).post("/jobs/" + call);
+            assertEquals(200, batch.statusCode(), call + ": " + batch.asString());
+            assertEquals(List.of(404, 404), batch.path("results.status"), call + ": " + batch.asString());
+            assertFalse(batch.asString().contains("secret"), "no payload of another queue: " + batch.asString());
+        }
         Response ack = as(SCOPED_WORKER).body(Map.of("workerId", "s", "queues", List.of("emails"),
                 "ack", List.of(Map.of("id", billing, "leaseId", lease)))).post("/claim");
         assertEquals(200, ack.statusCode(), ack.asString());

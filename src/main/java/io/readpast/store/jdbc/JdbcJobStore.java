@@ -3,6 +3,7 @@ package io.readpast.store.jdbc;
 import io.readpast.store.ClaimParams;
 import io.readpast.store.CompleteItem;
 import io.readpast.store.DeadFilter;
+import io.readpast.store.HeartbeatItem;
 import io.readpast.store.JobFilter;
 import io.readpast.store.JobRow;
 import io.readpast.store.JobStore;
@@ -13,6 +14,10 @@ import io.readpast.store.NewJob;
 import io.readpast.store.Params;
 import io.readpast.store.Stmt;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import java.io.IOException;
+import java.io.StringWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -146,6 +151,37 @@ final class JdbcJobStore implements JobStore {
     }
 
     @Override
+    public Map<Long, Extended> jobHeartbeatMany(List<HeartbeatItem> items) {
+        StringWriter w = new StringWriter(items.size() * 100);
+        try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
+            g.writeStartArray();
+            for (HeartbeatItem i : items) {
+                g.writeStartObject();
+                g.writeNumberField("id", i.id());
+                g.writeStringField("lease_id", i.leaseId());
+                if (i.leaseSeconds() == null) {
+                    g.writeNullField("lease_seconds");
+                } else {
+                    g.writeNumberField("lease_seconds", i.leaseSeconds());
+                }
+                g.writeStringField("progress", i.progress());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        Params p = Params.of().str("items", w.toString());
+        Map<Long, Extended> out = new HashMap<>();
+        sql.oneStatement(c -> sql.query(c, Stmt.JOB_HEARTBEAT_MANY, p, (rs, cols) -> {
+            out.put(rs.getLong(cols.get("id")), new Extended(RowReader.uuid(rs, cols, "lease_id"),
+                    sql.rows().instant(rs, cols, "lease_expires_at"), rs.getBoolean(cols.get("cancel_requested"))));
+            return Boolean.TRUE;
+        }));
+        return out;
+    }
+
+    @Override
     public Optional<JobRow> jobComplete(LeaseRef lease, String result, String by) {
         return one(Stmt.JOB_COMPLETE, lease(lease).str("result", result).str("modified_by", by));
     }
@@ -176,8 +212,8 @@ final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public Optional<JobRow> jobRelease(LeaseRef lease, String by) {
-        return one(Stmt.JOB_RELEASE, lease(lease).str("modified_by", by));
+    public Optional<JobRow> jobRelease(LeaseRef lease, long delayMs, String by) {
+        return one(Stmt.JOB_RELEASE, lease(lease).lng("delay_ms", delayMs).str("modified_by", by));
     }
 
     @Override

@@ -1,0 +1,84 @@
+-- Extends many leases in one batch (POST /jobs/heartbeat), each as job_heartbeat does: the
+-- first heartbeat moves LEASED to PROCESSING. @items is a JSON array of {"id": number,
+-- "lease_id": UUID string, "lease_seconds": integer or null (keep the current length),
+-- "progress": JSON text or null (keep the previous one)}. The items are parsed into a table
+-- variable first (progress through OPENJSON, whose value is nvarchar(max): JSON_VALUE would cut
+-- a long one to NULL); an id or lease id that does not convert matches nothing, and an item
+-- repeated with the same id and lease id counts once (the first one). The held rows are
+-- updated through primary-key seeks (FORCESEEK), each row locked as it is updated (ROWLOCK):
+-- the worker holds these leases, so no claim is waiting on them. Returns id, lease_id,
+-- lease_expires_at and cancel_requested of each extended lease.
+SET NOCOUNT ON;
+SET XACT_ABORT ON;
+
+DECLARE @item TABLE (
+    id bigint NOT NULL,
+    lease_id uniqueidentifier NOT NULL,
+    lease_seconds int NULL,
+    progress nvarchar(max) NULL,
+    PRIMARY KEY (id, lease_id)
+);
+DECLARE @updated TABLE (
+    id bigint NOT NULL PRIMARY KEY,
+    lease_id uniqueidentifier NOT NULL,
+    lease_expires_at datetime2(6) NOT NULL,
+    cancel_requested bit NOT NULL
+);
+
+INSERT INTO @item (id, lease_id, lease_seconds, progress)
+SELECT
+    x.id,
+    x.lease_id,
+    x.lease_seconds,
+    x.progress
+FROM (
+    SELECT
+        k.id,
+        k.lease_id,
+        k.lease_seconds,
+        p.progress,
+        ROW_NUMBER() OVER (
+            PARTITION BY k.id, k.lease_id
+            ORDER BY CAST(i.[key] AS int)
+        ) AS n
+    FROM OPENJSON(@items) AS i
+    CROSS APPLY (
+        SELECT
+            TRY_CONVERT(bigint, JSON_VALUE(i.value, '$.id')) AS id,
+            TRY_CONVERT(uniqueidentifier, JSON_VALUE(i.value, '$.lease_id')) AS lease_id,
+            TRY_CONVERT(int, JSON_VALUE(i.value, '$.lease_seconds')) AS lease_seconds
+    ) AS k
+    OUTER APPLY (
+        SELECT TOP (1) f.value AS progress
+        FROM OPENJSON(i.value) AS f
+        WHERE f.[key] = N'progress' AND f.type <> 0
+    ) AS p
+) AS x
+WHERE x.id IS NOT NULL
+    AND x.lease_id IS NOT NULL
+    AND x.n = 1;
+
+UPDATE j
+SET
+    status = 2,
+    started_at = COALESCE(j.started_at, SYSUTCDATETIME()),
+    heartbeat_at = SYSUTCDATETIME(),
+    lease_seconds = COALESCE(i.lease_seconds, j.lease_seconds),
+    lease_expires_at = DATEADD(SECOND, COALESCE(i.lease_seconds, j.lease_seconds), SYSUTCDATETIME()),
+    progress = COALESCE(i.progress, j.progress),
+    updated_at = SYSUTCDATETIME()
+OUTPUT inserted.id, inserted.lease_id, inserted.lease_expires_at, inserted.cancel_requested
+INTO @updated (id, lease_id, lease_expires_at, cancel_requested)
+FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
+INNER JOIN @item AS i
+    ON
+        j.id = i.id
+        AND j.lease_id = i.lease_id
+WHERE j.status IN (1, 2);
+
+SELECT
+    u.id,
+    u.lease_id,
+    u.lease_expires_at,
+    u.cancel_requested
+FROM @updated AS u;

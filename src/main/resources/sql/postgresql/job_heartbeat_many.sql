@@ -1,0 +1,44 @@
+-- readpast: generic-plan (one cached plan: StatementCatalog.PG_GENERIC_PLAN says why)
+-- Extends many leases in one statement (POST /jobs/heartbeat), each as job_heartbeat does: the
+-- first heartbeat moves LEASED to PROCESSING. :items is a JSON array of {"id": number,
+-- "lease_id": UUID string, "lease_seconds": integer or null (keep the current length),
+-- "progress": JSON text or null (keep the previous one)}. Only rows whose lease is held change;
+-- an item repeated with the same id and lease id counts once (the first one). The rows are
+-- locked in id order, so that two batches over the same jobs never wait on each other in a
+-- cycle. Returns id, lease_id, lease_expires_at and cancel_requested of each extended lease.
+WITH item AS (
+    SELECT DISTINCT ON (i.id, i.lease_id)
+        i.id,
+        i.lease_id,
+        i.lease_seconds,
+        i.progress
+    FROM (
+        SELECT
+            CAST(e.value ->> 'id' AS bigint) AS id,
+            CAST(e.value ->> 'lease_id' AS uuid) AS lease_id,
+            CAST(e.value ->> 'lease_seconds' AS integer) AS lease_seconds,
+            e.value ->> 'progress' AS progress,
+            e.n
+        FROM jsonb_array_elements(CAST(:items AS jsonb)) WITH ORDINALITY AS e(value, n)
+    ) AS i
+    ORDER BY i.id, i.lease_id, i.n
+),
+held AS (
+    SELECT j.id, item.lease_seconds, item.progress
+    FROM readpast_job AS j
+    INNER JOIN item ON j.id = item.id AND j.lease_id = item.lease_id
+    WHERE j.status IN (1, 2)
+    ORDER BY j.id
+    FOR UPDATE OF j
+)
+UPDATE readpast_job AS j
+SET status = 2,
+    started_at = COALESCE(j.started_at, now()),
+    heartbeat_at = now(),
+    lease_seconds = COALESCE(h.lease_seconds, j.lease_seconds),
+    lease_expires_at = now() + COALESCE(h.lease_seconds, j.lease_seconds) * interval '1 second',
+    progress = COALESCE(h.progress, j.progress),
+    updated_at = now()
+FROM held AS h
+WHERE j.id = h.id
+RETURNING j.id, j.lease_id, j.lease_expires_at, j.cancel_requested

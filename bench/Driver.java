@@ -1126,6 +1126,7 @@ public class Driver {
             p.put("lease_seconds", 60);
             p.put("default_lease_seconds", 30);
             p.put("modified_by", "bench");
+            p.put("types", null);
             List<Map<String, Object>> next = new ArrayList<>();
             run(c, io.readpast.store.Stmt.JOB_ACK_CLAIM, p, rs -> {
                 String acked = rs.getString("acked");

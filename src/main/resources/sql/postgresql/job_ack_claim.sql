@@ -75,6 +75,9 @@ shares AS (
             FROM readpast_job AS j
             WHERE j.queue = e.name AND j.status = 0 AND j.due_at <= now()
               AND (j.expires_at IS NULL OR j.expires_at > now())
+              -- a claim for some job types only (:types, a JSON array; NULL: every type)
+              AND (CAST(:types AS jsonb) IS NULL
+                   OR j.type IN (SELECT jsonb_array_elements_text(CAST(:types AS jsonb))))
             ORDER BY j.priority DESC, j.due_at, j.id
             LIMIT :limit
         ) AS c
@@ -94,6 +97,9 @@ picked AS (
         WHERE j.queue = e.name AND j.status = 0 AND j.due_at <= now()
           -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
           AND (j.expires_at IS NULL OR j.expires_at > now())
+          -- a claim for some job types only (:types, a JSON array; NULL: every type)
+          AND (CAST(:types AS jsonb) IS NULL
+               OR j.type IN (SELECT jsonb_array_elements_text(CAST(:types AS jsonb))))
           -- ordered groups: a grouped job waits while a job of its group is LEASED or
           -- PROCESSING, or one PENDING comes before it (group_seq: enqueue order)
           AND (j.group_key IS NULL OR NOT EXISTS (

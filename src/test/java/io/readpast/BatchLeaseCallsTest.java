@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Worker calls for whole batches: POST /jobs/heartbeat, /jobs/fail and /jobs/release answer
- * per item, as the single calls would; a release may be delayed; a bad request changes nothing.
+ * per item, as the single calls would; a release may be delayed; a claim may ask for some job
+ * types only; a bad request changes nothing.
  */
 @QuarkusTest
 class BatchLeaseCallsTest {
@@ -194,6 +195,69 @@ class BatchLeaseCallsTest {
         Http.Reply bad = http.post("/jobs/" + a.get("id") + "/release", Map.of("leaseId", a.get("leaseId"),
                 "delaySeconds", "soon"));
         assertEquals(400, bad.status(), String.valueOf(bad.body()));
+    }
+
+    private List<String> claimTypes(String q, Object types, int limit, List<Map<String, Object>> ack) {
+        Map<String, Object> body = new HashMap<>(Map.of("workerId", "typed", "queues", List.of(q), "limit", limit));
+        if (types != null) {
+            body.put("types", types);
+        }
+        if (ack != null) {
+            body.put("ack", ack);
+        }
+        Http.Reply r = http.post("/claim", body);
+        assertEquals(200, r.status(), String.valueOf(r.body()));
+        List<String> out = new ArrayList<>();
+        r.body().get("jobs").forEach(j -> out.add(j.get("type").asText()));
+        return out;
+    }
+
+    @Test
+    void aClaimCanAskForSomeJobTypesOnly() {
+        for (String type : List.of("resize", "email", "Email", "resize", "pdf")) {
+            assertEquals(201, http.post("/jobs", Map.of("queue", "typed", "type", type)).status());
+        }
+        // exact match: "Email" is not "email"
+        assertEquals(List.of("email"), claimTypes("typed", List.of("email", "email"), 10, null));
+        assertEquals(List.of("resize", "resize"), claimTypes("typed", List.of("resize", "gif"), 10, null));
+        assertEquals(List.of(), claimTypes("typed", List.of("gif"), 10, null));
+        // ack-and-claim takes the filter too
+        Http.Reply one = http.post("/claim", Map.of("workerId", "typed", "queues", List.of("typed"), "types",
+                List.of("pdf")));
+        JsonNode pdf = one.body().get("jobs").get(0);
+        assertEquals(List.of("Email"), claimTypes("typed", List.of("Email"), 10,
+                List.of(Map.of("id", pdf.get("id").asText(), "leaseId", pdf.get("leaseId").asText()))));
+        assertEquals("SUCCEEDED", job(pdf.get("id").asText()).get("status").asText());
+        // a long poll for one type is answered by a job of that type, not by one of another that
+        // arrived first (which stays pending)
+        java.util.concurrent.CompletableFuture<Http.Reply> waiting = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> http.post("/claim", Map.of("workerId", "typed", "queues", List.of("typed2"), "types",
+                        List.of("wanted"), "waitSeconds", 20)));
+        String other = http.post("/jobs", Map.of("queue", "typed2", "type", "other")).body().get("id").asText();
+        assertEquals(201, http.post("/jobs", Map.of("queue", "typed2", "type", "wanted")).status());
+        Http.Reply got = waiting.orTimeout(25, java.util.concurrent.TimeUnit.SECONDS).join();
+        assertEquals(1, got.body().get("jobs").size(), got.body().toString());
+        assertEquals("wanted", got.body().get("jobs").get(0).get("type").asText());
+        assertEquals("PENDING", job(other).get("status").asText());
+    }
+
+    @Test
+    void aClaimWithBadTypesIsRefusedAndClaimsNothing() {
+        assertEquals(201, http.post("/jobs", Map.of("queue", "badtypes", "type", "t")).status());
+        String before = TestDb.snapshot();
+        List<Object> many = new ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            many.add("t" + i);
+        }
+        for (Object types : java.util.Arrays.asList(List.of(), many, List.of("has space"), List.of(""),
+                List.of("x".repeat(201)), "t", List.of(1), java.util.Collections.singletonList(null))) {
+            Map<String, Object> body = new HashMap<>(Map.of("workerId", "w", "queues", List.of("badtypes")));
+            body.put("types", types);
+            Http.Reply r = http.post("/claim", body);
+            assertEquals(400, r.status(), types + ": " + r.body());
+            assertTrue(r.contentType().startsWith("application/problem+json"), r.contentType());
+        }
+        assertEquals(before, TestDb.snapshot(), "nothing claimed");
     }
 
     @Test

@@ -127,9 +127,10 @@ public class ClaimResource {
                 config.limits().leaseMinSeconds(), config.limits().leaseMaxSeconds());
         // a queue-scoped key claims only from its queues: all of them by default
         var queues = caller.requireQueues(Validate.queueList("queues", b.queues()));
+        List<String> types = Validate.typeList("types", b.types());
         int wait = Validate.range("waitSeconds", b.waitSeconds(), 0, 0, 30);
         if (b.ack() == null) {
-            List<JobRow> jobs = claims.claim(workerId, queues, limit, lease, caller.name(), wait);
+            List<JobRow> jobs = claims.claim(workerId, queues, types, limit, lease, caller.name(), wait);
             return new Responses.Claimed(jobs.stream().map(JobView::withLease).toList(),
                     jobs.isEmpty() ? queueBook.unknown(queues, workerId) : List.of(), null);
         }
@@ -138,7 +139,7 @@ public class ClaimResource {
         }
         AckItems acks = AckItems.parse(b.ack(), mapper, config.limits().payloadMaxBytes());
         acks.withhold(bodies.outOfScope(acks.valid().stream().map(io.readpast.store.CompleteItem::id).toList()));
-        Leases.AckAndClaim done = claims.claim(acks.valid(), workerId, queues, limit, lease,
+        Leases.AckAndClaim done = claims.claim(acks.valid(), workerId, queues, types, limit, lease,
                 caller.name(), wait);
         List<JobRow> jobs = done.jobs();
         return new Responses.Claimed(jobs.stream().map(JobView::withLease).toList(),

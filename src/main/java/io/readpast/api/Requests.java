@@ -89,6 +89,10 @@ public final class Requests {
                     + "for a queue-scoped API key, every queue of its scope (naming another queue is 403).",
                     minItems = 1, maxItems = 100, examples = "[\"emails\"]")
             List<String> queues,
+            @Schema(description = "1-100 job types to claim (exact match, duplicates ignored): a worker that handles "
+                    + "only some types leaves the others to workers that do. Absent means every type.",
+                    minItems = 1, maxItems = 100, examples = "[\"send-email\"]")
+            List<String> types,
             @Schema(description = "Most jobs to lease: 1 to readpast.limits.claim-max (1000 by default).",
                     minimum = "1", maximum = "1000", defaultValue = "1", examples = "10")
             Integer limit,

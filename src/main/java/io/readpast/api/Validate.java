@@ -176,6 +176,23 @@ final class Validate {
         return List.copyOf(new java.util.LinkedHashSet<>(values));
     }
 
+    /** A claim's job types: null (every type), or 1-100 type names, duplicates dropped. */
+    static List<String> typeList(String field, List<String> values) {
+        if (values == null) {
+            return null;
+        }
+        if (values.isEmpty() || values.size() > 100) {
+            throw BrokerException.invalid("'" + field + "' must list 1-100 job types (omit it for every type).");
+        }
+        for (int i = 0; i < values.size(); i++) {
+            String v = values.get(i);
+            if (v == null || !JobRules.isTypeName(v)) {
+                throw BrokerException.invalid("'" + field + "[" + i + "]' must be " + JobRules.TYPE_RULE);
+            }
+        }
+        return List.copyOf(new java.util.LinkedHashSet<>(values));
+    }
+
     static void batchSize(String field, List<?> items, int max) {
         if (items == null || items.isEmpty() || items.size() > max) {
             throw BrokerException.invalid("'" + field + "' must hold 1-" + max + " items.");

@@ -51,10 +51,14 @@ public class Leases {
     public record AckAndClaim(List<Completion> acks, List<JobRow> jobs) {
     }
 
-    /** Leases jobs; a null lease length takes the queue's default, else the broker's. */
-    public List<JobRow> claim(String workerId, List<String> queues, int limit, Integer leaseSeconds, String by) {
+    /**
+     * Leases jobs of {@code queues} (null: every queue) and {@code types} (null: every type); a
+     * null lease length takes the queue's default, else the broker's.
+     */
+    public List<JobRow> claim(String workerId, List<String> queues, List<String> types, int limit,
+                              Integer leaseSeconds, String by) {
         long start = System.nanoTime();
-        List<JobRow> jobs = store.jobClaim(claimParams(workerId, queues, limit, leaseSeconds, by));
+        List<JobRow> jobs = store.jobClaim(claimParams(workerId, queues, types, limit, leaseSeconds, by));
         outcomes.leased(System.nanoTime() - start, jobs);
         return jobs;
     }
@@ -63,19 +67,20 @@ public class Leases {
      * Completes the acknowledged jobs and leases up to {@code limit} more, in one transaction
      * (a worker's "done with these, give me the next ones").
      */
-    public AckAndClaim ackAndClaim(List<CompleteItem> acks, String workerId, List<String> queues,
+    public AckAndClaim ackAndClaim(List<CompleteItem> acks, String workerId, List<String> queues, List<String> types,
                                    int limit, Integer leaseSeconds, String by) {
         if (acks.isEmpty()) {
-            return new AckAndClaim(List.of(), claim(workerId, queues, limit, leaseSeconds, by));
+            return new AckAndClaim(List.of(), claim(workerId, queues, types, limit, leaseSeconds, by));
         }
         long start = System.nanoTime();
-        JobStore.AckClaimed r = store.jobAckClaim(acks, claimParams(workerId, queues, limit, leaseSeconds, by));
+        JobStore.AckClaimed r = store.jobAckClaim(acks, claimParams(workerId, queues, types, limit, leaseSeconds, by));
         outcomes.leased(System.nanoTime() - start, r.claimed());
         return new AckAndClaim(completions(acks, r.acked()), r.claimed());
     }
 
-    private ClaimParams claimParams(String workerId, List<String> queues, int limit, Integer leaseSeconds, String by) {
-        return new ClaimParams(workerId, queues, limit, leaseSeconds, config.defaults().leaseSeconds(), by);
+    private ClaimParams claimParams(String workerId, List<String> queues, List<String> types, int limit,
+                                    Integer leaseSeconds, String by) {
+        return new ClaimParams(workerId, queues, types, limit, leaseSeconds, config.defaults().leaseSeconds(), by);
     }
 
     public JobRow heartbeat(long id, String leaseId, Integer leaseSeconds, String progress) {

@@ -27,20 +27,23 @@ public class LongPollClaims {
         this.wakeups = wakeups;
     }
 
-    public List<JobRow> claim(String workerId, List<String> queues, int limit, Integer leaseSeconds, String by,
-                              int waitSeconds) {
-        return claim(List.of(), workerId, queues, limit, leaseSeconds, by, waitSeconds).jobs();
+    public List<JobRow> claim(String workerId, List<String> queues, List<String> types, int limit,
+                              Integer leaseSeconds, String by, int waitSeconds) {
+        return claim(List.of(), workerId, queues, types, limit, leaseSeconds, by, waitSeconds).jobs();
     }
 
     /**
-     * As {@link #claim(String, List, int, Integer, String, int)}, acknowledging {@code acks} first:
+     * As {@link #claim(String, List, List, int, Integer, String, int)}, acknowledging {@code acks} first:
      * the first attempt completes them and claims in one transaction (so the acks are committed
      * before any waiting); later attempts only claim.
      */
     public Leases.AckAndClaim claim(List<io.readpast.store.CompleteItem> acks, String workerId, List<String> queues,
-                                    int limit, Integer leaseSeconds, String by, int waitSeconds) {
+                                    List<String> types, int limit, Integer leaseSeconds, String by, int waitSeconds) {
         long deadline = System.nanoTime() + waitSeconds * 1_000_000_000L;
-        String key = queues == null ? "*" : String.join("\u0000", queues.stream().sorted().toList());
+        // what this claim can see: its queues and its job types (a claim of some types that found
+        // nothing says nothing about a claim of others)
+        String key = (queues == null ? "*" : String.join("\u0000", queues.stream().sorted().toList()))
+                + (types == null ? "" : "\u0001" + String.join("\u0000", types.stream().sorted().toList()));
         boolean woken = false;
         List<Leases.Completion> acked = acks.isEmpty() ? List.of() : null;  // null: acks still to send
         while (true) {
@@ -48,11 +51,12 @@ public class LongPollClaims {
             if (acked == null || woken || waitSeconds == 0 || !Objects.equals(emptyAt.get(key), generation)) {
                 List<JobRow> jobs;
                 if (acked == null) {
-                    Leases.AckAndClaim first = leases.ackAndClaim(acks, workerId, queues, limit, leaseSeconds, by);
+                    Leases.AckAndClaim first = leases.ackAndClaim(acks, workerId, queues, types, limit, leaseSeconds,
+                            by);
                     acked = first.acks();
                     jobs = first.jobs();
                 } else {
-                    jobs = leases.claim(workerId, queues, limit, leaseSeconds, by);
+                    jobs = leases.claim(workerId, queues, types, limit, leaseSeconds, by);
                 }
                 if (!jobs.isEmpty()) {
                     if (jobs.size() >= limit) {

@@ -59,6 +59,14 @@ INNER JOIN (
             AND j.status = 0
             AND j.due_at <= SYSUTCDATETIME()
             AND (j.expires_at IS NULL OR j.expires_at > SYSUTCDATETIME())
+            -- a claim for some job types only (@types, a JSON array; NULL: every type), compared
+            -- exactly (binary), as queue names are
+            AND (
+                @types IS NULL
+                OR j.type IN (
+                    SELECT CAST(ty.value AS nvarchar(200)) COLLATE Latin1_General_100_BIN2 FROM OPENJSON(@types) AS ty
+                )
+            )
             AND (
                 j.group_key IS NULL
                 OR NOT EXISTS (

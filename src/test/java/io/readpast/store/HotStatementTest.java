@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class HotStatementTest {
 
     private static final List<Stmt> HOT = List.of(Stmt.JOB_CLAIM, Stmt.JOB_ACK_CLAIM, Stmt.JOB_COMPLETE_MANY,
-            Stmt.JOB_INSERT_MANY, Stmt.JOB_INSERT);
+            Stmt.JOB_INSERT_MANY, Stmt.JOB_INSERT, Stmt.JOB_HEARTBEAT_MANY);
 
     @Inject
     Database database;
@@ -67,6 +67,7 @@ class HotStatementTest {
                 claimed += store.sql().query(c, Stmt.JOB_CLAIM, Params.of()
                         .str("worker_id", "plan-test")
                         .str("queues", "[\"plan-test-no-such-queue\"]")
+                        .str("types", null)
                         .str("locked_queues", "[]")
                         .integer("limit", 50)
                         .integer("lease_seconds", null)

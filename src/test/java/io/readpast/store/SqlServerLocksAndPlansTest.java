@@ -134,7 +134,7 @@ class SqlServerLocksAndPlansTest {
         pending("lock-c", 50, 0);
         try (Connection c = TestDb.dataSource().getConnection()) {
             c.setAutoCommit(false);
-            Params p = Params.of().str("worker_id", "locks").str("queues", null).str("locked_queues", "[]")
+            Params p = Params.of().str("worker_id", "locks").str("queues", null).str("types", null).str("locked_queues", "[]")
                     .integer("limit", 10).integer("lease_seconds", null).integer("default_lease_seconds", 30)
                     .str("modified_by", null);
             int claimed = store.sql().query(c, Stmt.JOB_CLAIM, p, (rs, cols) -> 1).size();

@@ -113,6 +113,7 @@ final class ClaimPath {
         return Params.of()
                 .str("worker_id", claim.workerId())
                 .str("queues", queuesJson)
+                .str("types", claim.types() == null ? null : Json.write(claim.types()))
                 .integer("limit", claim.limit())
                 .integer("lease_seconds", claim.leaseSeconds())
                 .integer("default_lease_seconds", claim.defaultLeaseSeconds())

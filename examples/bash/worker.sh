@@ -3,7 +3,8 @@
 #
 # Claims batches of jobs and works them one by one. It heartbeats each job right before
 # starting it (which also tells us early if its lease is already gone), and a background loop
-# keeps heartbeating while the job runs. Failed jobs are failed at once; successes are
+# keeps heartbeating, in one POST /jobs/heartbeat, that job, the rest of its batch and the
+# finished jobs waiting for their ack, while the job runs. Failed jobs are failed at once; successes are
 # acknowledged with the next claim ("ack": one request completes the batch and leases the
 # next). On Ctrl-C / SIGTERM it stops claiming, acknowledges what it finished, gives back
 # (releases) every job it still holds, and exits 0.
@@ -103,6 +104,25 @@ finish() {
   esac
 }
 
+# release_all JOB...: gives the jobs back unworked (no attempt spent) in one POST /jobs/release
+# (the broker answers each item on its own), logging "released <id> <type>" or "lost <id> <type>".
+release_all() {
+  local answers k
+  api POST /jobs/release "$(jq -cn '{items: [$ARGS.positional[] | {id, leaseId}]}' --jsonargs "$@")"
+  if [[ $STATUS != 200 ]]; then
+    warn "release of $# jobs failed: HTTP $STATUS $(problem)"
+    return
+  fi
+  mapfile -t answers < <(jq -r '.results[].status' <<<"$BODY")
+  for ((k = 1; k <= $#; k++)); do
+    case ${answers[k - 1]} in
+      200) log "released $(jq -r '"\(.id) \(.type)"' <<<"${!k}")" ;;
+      404 | 409) log "lost $(jq -r '"\(.id) \(.type)"' <<<"${!k}")" ;;
+      *) warn "release $(jq -r .id <<<"${!k}") failed: $(jq -c ".results[$((k - 1))].error" <<<"$BODY")" ;;
+    esac
+  done
+}
+
 # Finished jobs waiting for their acknowledgement: {id, leaseId, result} each, and "id type".
 ACKS=()
 ACKED=()
@@ -145,27 +165,35 @@ handle() {
   esac
 }
 
-# heartbeat_loop ID BODY: runs in the background while a job is worked, extending its lease
-# every leaseSeconds/3 until killed. (A lost lease shows up as a 409 from complete/fail.)
+# heartbeat_loop ID BODY: runs in the background while job ID is worked, extending every lease
+# of BODY (a POST /jobs/heartbeat body whose first item is job ID) every leaseSeconds/3 until
+# killed. (A lost lease of another job shows up as a 409 from its own heartbeat or report.)
 heartbeat_loop() {
-  local id=$1 body=$2 every=$((LEASE_SECONDS / 3 > 0 ? LEASE_SECONDS / 3 : 1)) nap
+  local id=$1 body=$2 every=$((LEASE_SECONDS / 3 > 0 ? LEASE_SECONDS / 3 : 1)) nap first
   trap 'kill "$nap" 2>/dev/null; exit 0' TERM
   while :; do
     sleep "$every" &
     nap=$!
     wait "$nap"
-    api POST "/jobs/$id/heartbeat" "$body"
-    case $STATUS in
-      2??) ;;
-      409) warn "lease lost for job $id"; exit 0 ;;
-      *) warn "heartbeat $id failed: HTTP $STATUS $(problem)" ;;
+    api POST /jobs/heartbeat "$body"
+    if [[ $STATUS != 200 ]]; then
+      warn "heartbeat failed: HTTP $STATUS $(problem)"
+      continue
+    fi
+    first=$(jq -r '.results[0].status' <<<"$BODY")
+    case $first in
+      200) ;;
+      404 | 409) warn "lease lost for job $id"; exit 0 ;;
+      *) warn "heartbeat $id failed: $(jq -c '.results[0].error' <<<"$BODY")" ;;
     esac
   done
 }
 
-# process JOB: heartbeat (extends the lease, and tells us if it is gone), run, then report.
+# process JOB [LATER-JOB...]: heartbeat (extends the lease, and tells us if it is gone), run,
+# then report; while it runs, the later jobs of its batch and the finished ones waiting for
+# their ack are heartbeated with it.
 process() {
-  local job=$1 id beat out rc hb
+  local job=$1 id beat out rc hb all
   id=$(jq -r .id <<<"$job")
   beat=$(jq -c --argjson s "$LEASE_SECONDS" '{leaseId, leaseSeconds: $s}' <<<"$job")
   api POST "/jobs/$id/heartbeat" "$beat"
@@ -173,7 +201,9 @@ process() {
     log "lost $id $(jq -r .type <<<"$job")"
     return
   fi
-  heartbeat_loop "$id" "$beat" &
+  all=$(jq -cn --argjson s "$LEASE_SECONDS" '{items: [$ARGS.positional[] | {id, leaseId, leaseSeconds: $s}]}' \
+    --jsonargs "$@" ${ACKS[@]+"${ACKS[@]}"})
+  heartbeat_loop "$id" "$all" &
   hb=$!
   handle "$job" >"$WORK/out"
   rc=$?
@@ -231,10 +261,10 @@ while [[ $STOP == 0 ]]; do
   for ((i = 0; i < ${#jobs[@]}; i++)); do
     if [[ $STOP == 1 ]]; then
       # Shutdown: give back the rest of the batch without spending an attempt.
-      for job in "${jobs[@]:i}"; do finish "$job" release released; done
+      release_all "${jobs[@]:i}"
       break
     fi
-    process "${jobs[i]}"
+    process "${jobs[@]:i}"
   done
   last_job=$SECONDS
 done

@@ -210,24 +210,88 @@ public class Worker {
         }
     }
 
-    /** Runs every leaseSeconds/3 on a background thread: extends the lease of every held job. */
+    /** The per-item answers of a batch call ("results"), as item status codes and problems. */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> results(Object answer) {
+        return (List<Map<String, Object>>) ((Map<?, ?>) answer).get("results");
+    }
+
+    static int status(Map<String, Object> result) {
+        return ((Number) result.get("status")).intValue();
+    }
+
+    /**
+     * Runs every leaseSeconds/3 on a background thread: extends the lease of every held job, in
+     * one POST /jobs/heartbeat per 1000 jobs (the broker answers each item on its own).
+     */
     static void heartbeatAll() {
-        for (Map<String, Object> job : List.copyOf(held.values())) {
-            String id = (String) job.get("id");
+        List<Map<String, Object>> jobs = List.copyOf(held.values());
+        for (int start = 0; start < jobs.size(); start += 1000) {
+            List<Map<String, Object>> chunk = jobs.subList(start, Math.min(jobs.size(), start + 1000));
+            List<Object> items = new ArrayList<>();
+            for (Map<String, Object> job : chunk) {
+                items.add(obj("id", job.get("id"), "leaseId", job.get("leaseId"), "leaseSeconds", LEASE_SECONDS));
+            }
+            List<Map<String, Object>> answers;
             try {
-                call("POST", "/jobs/" + id + "/heartbeat", obj("leaseId", job.get("leaseId"), "leaseSeconds", LEASE_SECONDS));
-            } catch (ApiError e) {
-                if (e.status != 409) {
-                    warn("heartbeat " + id + " failed: " + e.getMessage());
-                } else if (held.remove(id, job)) { // a 409 after we finished the job ourselves is not news
+                answers = results(call("POST", "/jobs/heartbeat", obj("items", items)));
+            } catch (Exception e) {
+                warn("heartbeat of " + chunk.size() + " jobs failed: " + e);
+                continue;
+            }
+            for (int k = 0; k < chunk.size(); k++) {
+                Map<String, Object> job = chunk.get(k);
+                String id = (String) job.get("id");
+                int status = status(answers.get(k));
+                if (status == 200) {
+                    continue;
+                }
+                if (status != 404 && status != 409) {
+                    warn("heartbeat " + id + " failed: " + answers.get(k).get("error"));
+                } else if (held.remove(id, job)) { // lost after we finished the job ourselves is not news
                     if (acks.remove(id) != null) { // done, but the lease went before the ack
                         log("lost " + id + " " + job.get("type"));
                     } else {
                         warn("lease lost for job " + id + "; stopping work on it");
                     }
                 }
+            }
+        }
+    }
+
+    /** Gives held jobs back unworked (no attempt spent), in one POST /jobs/release per 1000. */
+    static void releaseAll(List<Map<String, Object>> jobs) {
+        List<Map<String, Object>> mine = new ArrayList<>();
+        for (Map<String, Object> job : jobs) {
+            if (held.remove((String) job.get("id")) != null) {
+                mine.add(job);
+            } else { // the heartbeat thread already saw the lease go
+                log("lost " + job.get("id") + " " + job.get("type"));
+            }
+        }
+        for (int start = 0; start < mine.size(); start += 1000) {
+            List<Map<String, Object>> chunk = mine.subList(start, Math.min(mine.size(), start + 1000));
+            List<Object> items = new ArrayList<>();
+            for (Map<String, Object> job : chunk) {
+                items.add(obj("id", job.get("id"), "leaseId", job.get("leaseId")));
+            }
+            List<Map<String, Object>> answers;
+            try {
+                answers = results(call("POST", "/jobs/release", obj("items", items)));
             } catch (Exception e) {
-                warn("heartbeat " + id + " failed: " + e);
+                warn("release of " + chunk.size() + " jobs failed: " + e);
+                continue;
+            }
+            for (int k = 0; k < chunk.size(); k++) {
+                Map<String, Object> job = chunk.get(k);
+                int status = status(answers.get(k));
+                if (status == 200) {
+                    log("released " + job.get("id") + " " + job.get("type"));
+                } else if (status == 404 || status == 409) {
+                    log("lost " + job.get("id") + " " + job.get("type"));
+                } else {
+                    warn("release " + job.get("id") + " failed: " + answers.get(k).get("error"));
+                }
             }
         }
     }
@@ -376,11 +440,13 @@ public class Worker {
                 warn("complete failed: " + e);
             }
         }
+        List<Map<String, Object>> leftovers = new ArrayList<>();
         for (Map<String, Object> job : List.copyOf(held.values())) {
             if (!acks.containsKey((String) job.get("id"))) {
-                finish(job, "release", obj(), "released");
+                leftovers.add(job);
             }
         }
+        releaseAll(leftovers);
         heartbeats.shutdownNow();
         // Returning ends the JVM; the shutdown hook then finds this thread done and exits with exitStatus.
     }

@@ -118,21 +118,56 @@ async function finish(job, action, body, word) {
   }
 }
 
-/** Extends the lease of every held job; runs every leaseSeconds/3. */
+/**
+ * Extends the lease of every held job, in one POST /jobs/heartbeat per 1000 jobs (the broker
+ * answers each item on its own); runs every leaseSeconds/3.
+ */
 async function heartbeatAll() {
-  for (const [id, entry] of [...held]) {
+  const entries = [...held];
+  for (let start = 0; start < entries.length; start += 1000) {
+    const chunk = entries.slice(start, start + 1000);
+    let results;
     try {
-      await call('POST', `/jobs/${id}/heartbeat`, { leaseId: entry.job.leaseId, leaseSeconds: LEASE_SECONDS });
+      ({ results } = await call('POST', '/jobs/heartbeat', {
+        items: chunk.map(([id, entry]) => ({ id, leaseId: entry.job.leaseId, leaseSeconds: LEASE_SECONDS })),
+      }));
     } catch (e) {
-      if (!(e instanceof ApiError && e.status === 409)) {
-        warn(`heartbeat ${id} failed: ${e.message}`);
-      } else if (held.get(id) === entry) { // a 409 after we finished the job ourselves is not news
+      warn(`heartbeat of ${chunk.length} jobs failed: ${e.message}`);
+      continue;
+    }
+    chunk.forEach(([id, entry], k) => {
+      const answer = results[k];
+      if (answer.status === 200) return;
+      if (answer.status !== 404 && answer.status !== 409) {
+        warn(`heartbeat ${id} failed: ${JSON.stringify(answer.error)}`);
+      } else if (held.get(id) === entry) { // lost after we finished the job ourselves is not news
         held.delete(id);
         entry.lost.abort();
         if (entry.ack) log(`lost ${id} ${entry.job.type}`); // done, but the lease went before the ack
         else warn(`lease lost for job ${id}; stopping work on it`);
       }
+    });
+  }
+}
+
+/** Gives held jobs back unworked (no attempt spent), in one POST /jobs/release per 1000. */
+async function releaseAll(jobs) {
+  const mine = jobs.filter((job) => held.delete(job.id) || log(`lost ${job.id} ${job.type}`)); // lost: the heartbeat saw it go
+  for (let start = 0; start < mine.length; start += 1000) {
+    const chunk = mine.slice(start, start + 1000);
+    let results;
+    try {
+      ({ results } = await call('POST', '/jobs/release', { items: chunk.map((job) => ({ id: job.id, leaseId: job.leaseId })) }));
+    } catch (e) {
+      warn(`release of ${chunk.length} jobs failed: ${e.message}`);
+      continue;
     }
+    chunk.forEach((job, k) => {
+      const { status, error } = results[k];
+      if (status === 200) log(`released ${job.id} ${job.type}`);
+      else if (status === 404 || status === 409) log(`lost ${job.id} ${job.type}`);
+      else warn(`release ${job.id} failed: ${JSON.stringify(error)}`);
+    });
   }
 }
 
@@ -250,7 +285,7 @@ async function main() {
       warn(`complete failed: ${e.message}`);
     }
   }
-  for (const { job, ack } of [...held.values()]) if (!ack) await finish(job, 'release', {}, 'released');
+  await releaseAll([...held.values()].filter((entry) => !entry.ack).map((entry) => entry.job));
   clearInterval(timer);
   process.exit(status);
 }

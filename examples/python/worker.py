@@ -155,27 +155,60 @@ def finish(job, action, body, word):
 
 
 def heartbeat_loop():
-    """Background thread: extends the lease of every held job every leaseSeconds/3."""
+    """Background thread: extends the lease of every held job every leaseSeconds/3, in one
+    POST /jobs/heartbeat per 1000 jobs (the broker answers each item on its own)."""
     interval = max(LEASE_SECONDS / 3, 1)
     while True:
         time.sleep(interval)
         with held_lock:
             jobs = list(held.values())
-        for job in jobs:
+        for start in range(0, len(jobs), 1000):
+            chunk = jobs[start:start + 1000]
+            items = [{"id": job["id"], "leaseId": job["leaseId"], "leaseSeconds": LEASE_SECONDS} for job in chunk]
             try:
-                call("POST", f"/jobs/{job['id']}/heartbeat",
-                     {"leaseId": job["leaseId"], "leaseSeconds": LEASE_SECONDS})
-            except ApiError as e:
-                with held_lock:  # 409 after we finished the job ourselves is not news
-                    lost = e.status == 409 and held.pop(job["id"], None) is not None
+                answers = call("POST", "/jobs/heartbeat", {"items": items})["results"]
+            except (ApiError, OSError) as e:
+                warn(f"heartbeat of {len(chunk)} jobs failed: {e}")
+                continue
+            for job, answer in zip(chunk, answers):
+                if answer["status"] == 200:
+                    continue
+                with held_lock:  # 404/409 after we finished the job ourselves is not news
+                    lost = answer["status"] in (404, 409) and held.pop(job["id"], None) is not None
                 if lost and "ack" in job:  # done, but the lease went before the ack
                     log(f"lost {job['id']} {job['type']}")
                 elif lost:
                     warn(f"lease lost for job {job['id']}; stopping work on it")
-                elif e.status != 409:
-                    warn(f"heartbeat {job['id']} failed: {e}")
-            except OSError as e:
-                warn(f"heartbeat {job['id']} failed: {e}")
+                elif answer["status"] not in (404, 409):
+                    warn(f"heartbeat {job['id']} failed: {answer.get('error')}")
+
+
+def release_all(jobs):
+    """Gives held jobs back unworked (no attempt spent), in one POST /jobs/release per 1000."""
+    mine = []
+    for job in jobs:
+        with held_lock:
+            still_held = held.pop(job["id"], None) is not None
+        if still_held:
+            mine.append(job)
+        else:  # the heartbeat thread already saw the lease go
+            log(f"lost {job['id']} {job['type']}")
+    jobs = mine
+    for start in range(0, len(jobs), 1000):
+        chunk = jobs[start:start + 1000]
+        try:
+            answers = call("POST", "/jobs/release",
+                           {"items": [{"id": job["id"], "leaseId": job["leaseId"]} for job in chunk]})["results"]
+        except (ApiError, OSError) as e:
+            warn(f"release of {len(chunk)} jobs failed: {e}")
+            continue
+        for job, answer in zip(chunk, answers):
+            if answer["status"] == 200:
+                log(f"released {job['id']} {job['type']}")
+            elif answer["status"] in (404, 409):
+                log(f"lost {job['id']} {job['type']}")
+            else:
+                warn(f"release {job['id']} failed: {answer.get('error')}")
 
 
 def process(job):
@@ -288,8 +321,7 @@ def main():
             warn(f"complete failed: {e}")
     with held_lock:
         leftovers = [job for job in held.values() if "ack" not in job]
-    for job in leftovers:
-        finish(job, "release", {}, "released")
+    release_all(leftovers)
     return status
 
 

@@ -44,7 +44,7 @@ END;
 
 INSERT INTO readpast_job (
     queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
-    created_by, modified_by, webhook_url, expires_at, group_key, group_seq
+    created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -63,7 +63,10 @@ SELECT
     @webhook_url,
     @expires_at,
     @group_key,
-    @group_seq
+    @group_seq,
+    -- the enqueue's W3C trace context (checked by the broker; null: none)
+    @traceparent,
+    @tracestate
 FROM (SELECT 1 AS one) AS o
 LEFT JOIN readpast_queue AS q ON q.name = @queue
 WHERE @idempotency_key IS NULL

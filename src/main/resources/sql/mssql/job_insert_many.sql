@@ -2,7 +2,8 @@
 -- {"queue", "type", "payload" (JSON text, as a string), "tags" (JSON text or null),
 -- "idempotency_key", "priority", "max_attempts" (null: the queue's, else
 -- "default_max_attempts"), "run_at" (ISO-8601 UTC, e.g. 2030-01-01T12:00:00.123456Z, or
--- null), "delay_ms", "created_by", "webhook_url" (or null), "expires_at" (as run_at, or null)}.
+-- null), "delay_ms", "created_by", "webhook_url" (or null), "expires_at" (as run_at, or null),
+-- "traceparent" and "tracestate" (the W3C trace context the broker checked, or null)}.
 -- Returns the inserted rows, each with "ord", its position
 -- in @jobs (from 1), in item order.
 -- The items are parsed into a table variable (keys and queue names in the columns' binary
@@ -37,6 +38,8 @@ DECLARE @item TABLE (
     created_by nvarchar(200) NULL,
     webhook_url nvarchar(2000) NULL,
     expires_at datetime2(6) NULL,
+    traceparent varchar(55) NULL,
+    tracestate varchar(512) NULL,
     due_at datetime2(6) NULL
 );
 DECLARE @missing TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY);
@@ -44,7 +47,7 @@ DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
 
 INSERT INTO @item (
     ord, queue, type, payload, tags, idempotency_key, priority, max_attempts,
-    default_max_attempts, run_at, delay_ms, created_by, webhook_url, expires_at
+    default_max_attempts, run_at, delay_ms, created_by, webhook_url, expires_at, traceparent, tracestate
 )
 SELECT
     CAST(o.[key] AS int) + 1,
@@ -60,7 +63,9 @@ SELECT
     CAST(f.delay_ms AS bigint),
     f.created_by,
     f.webhook_url,
-    CAST(CAST(f.expires_at AS datetimeoffset(7)) AS datetime2(6))
+    CAST(CAST(f.expires_at AS datetimeoffset(7)) AS datetime2(6)),
+    CAST(f.traceparent AS varchar(55)),
+    CAST(f.tracestate AS varchar(512))
 FROM OPENJSON(@jobs) AS o
 CROSS APPLY (
     SELECT
@@ -76,7 +81,9 @@ CROSS APPLY (
         MAX(CASE WHEN p.[key] = N'delay_ms' THEN p.value END) AS delay_ms,
         MAX(CASE WHEN p.[key] = N'created_by' THEN p.value END) AS created_by,
         MAX(CASE WHEN p.[key] = N'webhook_url' THEN p.value END) AS webhook_url,
-        MAX(CASE WHEN p.[key] = N'expires_at' THEN p.value END) AS expires_at
+        MAX(CASE WHEN p.[key] = N'expires_at' THEN p.value END) AS expires_at,
+        MAX(CASE WHEN p.[key] = N'traceparent' THEN p.value END) AS traceparent,
+        MAX(CASE WHEN p.[key] = N'tracestate' THEN p.value END) AS tracestate
     FROM OPENJSON(o.value) AS p
 ) AS f;
 
@@ -120,7 +127,7 @@ END;
 
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
-    created_by, modified_by, webhook_url, expires_at
+    created_by, modified_by, webhook_url, expires_at, traceparent, tracestate
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -137,7 +144,9 @@ SELECT
     i.created_by,
     i.created_by,
     i.webhook_url,
-    i.expires_at
+    i.expires_at,
+    i.traceparent,
+    i.tracestate
 FROM @item AS i
 LEFT JOIN readpast_queue AS q ON q.name = i.queue
 WHERE i.idempotency_key IS NULL

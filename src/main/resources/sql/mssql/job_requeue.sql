@@ -24,7 +24,9 @@ DECLARE @source TABLE (
     created_by nvarchar(200) NULL,
     created_at datetime2(6) NOT NULL,
     webhook_url nvarchar(2000) NULL,
-    group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL
+    group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
+    traceparent varchar(55) NULL,
+    tracestate varchar(512) NULL
 );
 
 DECLARE @group_key nvarchar(200);
@@ -36,11 +38,12 @@ DELETE FROM readpast_job_dead
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
-    deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key
+    deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key,
+    deleted.traceparent, deleted.tracestate
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    errors, created_by, created_at, webhook_url, group_key
+    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate
 )
 WHERE id = @id;
 
@@ -48,11 +51,12 @@ DELETE FROM readpast_job_archive
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
-    deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key
+    deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key,
+    deleted.traceparent, deleted.tracestate
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    errors, created_by, created_at, webhook_url, group_key
+    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate
 )
 WHERE id = @id
     AND status = 5;
@@ -63,14 +67,15 @@ SELECT @group_key = s.group_key FROM @source AS s;
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, last_error, errors, created_by, modified_by, created_at, updated_at, webhook_url, group_key,
-    group_seq
+    group_seq, traceparent, tracestate
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
     s.id, s.queue, s.type, COALESCE(@payload, s.payload), s.tags, s.idempotency_key,
     s.priority, 0, 0, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.errors, s.created_by,
     @modified_by, s.created_at, SYSUTCDATETIME(), s.webhook_url, s.group_key,
-    CASE WHEN s.group_key IS NULL THEN NULL ELSE @group_seq END
+    CASE WHEN s.group_key IS NULL THEN NULL ELSE @group_seq END,
+    s.traceparent, s.tracestate
 FROM @source AS s;
 
 SELECT j.*

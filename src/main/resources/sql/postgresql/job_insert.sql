@@ -10,7 +10,7 @@ WITH new_queue AS (
 )
 INSERT INTO readpast_job (
     queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
-    created_by, modified_by, webhook_url, expires_at, group_key, group_seq
+    created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate
 )
 SELECT
     :queue, :type, :payload, :tags, :idempotency_key, :priority,
@@ -20,7 +20,9 @@ SELECT
     CASE WHEN d.due_at > now() THEN 6 ELSE 0 END,
     :created_by, :created_by, :webhook_url, CAST(:expires_at AS timestamptz), CAST(:group_key AS varchar(200)),
     -- a grouped job's place in its group (the caller holds the group's lock, job_group_lock)
-    CASE WHEN CAST(:group_key AS varchar(200)) IS NULL THEN NULL ELSE nextval('readpast_job_group_seq') END
+    CASE WHEN CAST(:group_key AS varchar(200)) IS NULL THEN NULL ELSE nextval('readpast_job_group_seq') END,
+    -- the enqueue's W3C trace context (checked by the broker; null: none)
+    CAST(:traceparent AS varchar(55)), CAST(:tracestate AS varchar(512))
 FROM (SELECT COALESCE(CAST(:run_at AS timestamptz),
                      now() + CAST(:delay_ms AS bigint) * interval '1 millisecond') AS due_at) AS d
 LEFT JOIN readpast_queue AS q ON q.name = :queue

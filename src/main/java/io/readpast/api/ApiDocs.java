@@ -248,6 +248,13 @@ final class ApiDocs {
 
     static final String RELEASE_BODY = "{\"leaseId\": \"" + LEASE_ID + "\"}";
 
+    static final String TRACEPARENT = "W3C Trace Context of the producer: stored with the job and returned to "
+            + "the worker that claims it, so that the worker's spans join the producer's trace. One that does not "
+            + "parse is ignored (the job has no trace), never refused.";
+
+    static final String TRACESTATE = "W3C tracestate that goes with traceparent; at most 512 characters and 32 "
+            + "members, else ignored.";
+
     static final String RELEASE_DELAYED_BODY = "{\"leaseId\": \"" + LEASE_ID + "\", \"delaySeconds\": 30}";
 
     private static final String LEASE_CONFLICT_43 = "{\"type\": \"urn:readpast:problem:lease-conflict\", "

@@ -45,9 +45,12 @@ public class ClaimResource {
     private final Queues queueBook;
     private final com.fasterxml.jackson.databind.ObjectMapper mapper;
     private final JobBodies bodies;
+    private final io.readpast.ops.JobTracing tracing;
 
     public ClaimResource(ReadpastConfig config, Caller caller, LongPollClaims claims, Queues queueBook,
-                         com.fasterxml.jackson.databind.ObjectMapper mapper, JobBodies bodies) {
+                         com.fasterxml.jackson.databind.ObjectMapper mapper, JobBodies bodies,
+                         io.readpast.ops.JobTracing tracing) {
+        this.tracing = tracing;
         this.config = config;
         this.caller = caller;
         this.claims = claims;
@@ -129,8 +132,10 @@ public class ClaimResource {
         var queues = caller.requireQueues(Validate.queueList("queues", b.queues()));
         List<String> types = Validate.typeList("types", b.types());
         int wait = Validate.range("waitSeconds", b.waitSeconds(), 0, 0, 30);
+        java.time.Instant start = java.time.Instant.now();
         if (b.ack() == null) {
             List<JobRow> jobs = claims.claim(workerId, queues, types, limit, lease, caller.name(), wait);
+            tracing.manyJobs("claim", jobs, start);
             return new Responses.Claimed(jobs.stream().map(JobView::withLease).toList(),
                     jobs.isEmpty() ? queueBook.unknown(queues, workerId) : List.of(), null);
         }
@@ -142,6 +147,7 @@ public class ClaimResource {
         Leases.AckAndClaim done = claims.claim(acks.valid(), workerId, queues, types, limit, lease,
                 caller.name(), wait);
         List<JobRow> jobs = done.jobs();
+        tracing.manyJobs("claim", jobs, start);
         return new Responses.Claimed(jobs.stream().map(JobView::withLease).toList(),
                 jobs.isEmpty() ? queueBook.unknown(queues, workerId) : List.of(), acks.answers(done.acks()));
     }

@@ -104,8 +104,11 @@ public class JobBodies {
         return new Responses.ItemResult(index, id, ProblemMappers.status(e), null, ProblemMappers.problem(e));
     }
 
-    /** Validates one enqueue request and turns it into the broker's command. */
-    Enqueuer.NewJobRequest toNewJob(Requests.Enqueue b) {
+    /**
+     * Validates one enqueue request and turns it into the broker's command; its trace context is
+     * its own fields', else the request's headers' ({@code headers}, null: none).
+     */
+    Enqueuer.NewJobRequest toNewJob(Requests.Enqueue b, io.readpast.core.TraceContext headers) {
         String queue = Validate.queueName("queue", b.queue());
         caller.requireQueue(queue);
         String type = Validate.typeName(b.type());
@@ -138,7 +141,8 @@ public class JobBodies {
         enqueuer.requireFutureExpiry(expiresAt);
         return new Enqueuer.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
                 delaySeconds * 1000, caller.name(), webhookUrl, expiresAt,
-                JobOptions.uniqueFor(b.uniqueFor()), Validate.text("groupKey", b.groupKey(), Validate.NAME_MAX, false));
+                JobOptions.uniqueFor(b.uniqueFor()), Validate.text("groupKey", b.groupKey(), Validate.NAME_MAX, false),
+                b.traceparent() != null ? io.readpast.core.TraceContext.parse(b.traceparent(), b.tracestate()) : headers);
     }
 
 

@@ -27,9 +27,11 @@ public class JobLeaseResource implements JobLeaseApi {
     private final ObjectMapper mapper;
     private final Caller caller;
     private final JobBodies bodies;
+    private final io.readpast.ops.JobTracing tracing;
 
     public JobLeaseResource(Leases leases, ReadpastConfig config, ObjectMapper mapper, Caller caller,
-                            JobBodies bodies) {
+                            JobBodies bodies, io.readpast.ops.JobTracing tracing) {
+        this.tracing = tracing;
         this.leases = leases;
         this.config = config;
         this.mapper = mapper;
@@ -86,7 +88,9 @@ public class JobLeaseResource implements JobLeaseApi {
         String leaseId = Validate.leaseId(b.leaseId());
         Integer lease = Validate.optionalRange("leaseSeconds", b.leaseSeconds(),
                 config.limits().leaseMinSeconds(), config.limits().leaseMaxSeconds());
+        java.time.Instant start = java.time.Instant.now();
         JobRow row = leases.heartbeat(jobId, leaseId, lease, bodies.progressJson(b.progress()));
+        tracing.jobCall("heartbeat", row, start);
         return new Responses.HeartbeatAck(Long.toString(row.id()),
                 io.readpast.core.JobStatus.of(row).name(), row.leaseExpiresAt(), row.cancelRequested());
     }
@@ -99,7 +103,10 @@ public class JobLeaseResource implements JobLeaseApi {
         bodies.requireInScope(jobId);
         String leaseId = Validate.leaseId(b.leaseId());
         String result = b.result() == null ? null : bodies.jsonText("result", b.result());
-        return JobView.of(leases.complete(jobId, leaseId, result, caller.name()));
+        java.time.Instant start = java.time.Instant.now();
+        JobRow done = leases.complete(jobId, leaseId, result, caller.name());
+        tracing.jobCall("complete", done, start);
+        return JobView.of(done);
     }
 
     @Allowed(Role.WORKER)
@@ -112,8 +119,11 @@ public class JobLeaseResource implements JobLeaseApi {
         String error = failError(b.error());
         Long after = Validate.optionalRange("retryAfterSeconds", b.retryAfterSeconds(), 0L, JobBodies.MAX_DELAY_SECONDS);
         boolean retryable = b.retryable() == null || b.retryable();
-        return JobView.of(leases.fail(jobId, leaseId, error, retryable, after == null ? null : Duration.ofSeconds(after),
-                caller.name()));
+        java.time.Instant start = java.time.Instant.now();
+        JobRow failed = leases.fail(jobId, leaseId, error, retryable, after == null ? null : Duration.ofSeconds(after),
+                caller.name());
+        tracing.jobCall("fail", failed, start);
+        return JobView.of(failed);
     }
 
     @Allowed(Role.WORKER)
@@ -124,7 +134,10 @@ public class JobLeaseResource implements JobLeaseApi {
         String leaseId = Validate.leaseId(b.leaseId());
         Duration delay = releaseDelay(b.delaySeconds());
         bodies.requireInScope(jobId);
-        return JobView.of(leases.release(jobId, leaseId, delay, caller.name()));
+        java.time.Instant start = java.time.Instant.now();
+        JobRow released = leases.release(jobId, leaseId, delay, caller.name());
+        tracing.jobCall("release", released, start);
+        return JobView.of(released);
     }
 
     @Allowed(Role.WORKER)

@@ -76,7 +76,12 @@ public interface JobProducerApi {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     Response enqueue(Requests.Enqueue body,
                      @Parameter(description = ApiDocs.PREFER_MINIMAL, example = "return=minimal")
-                     @HeaderParam("Prefer") String prefer);
+                     @HeaderParam("Prefer") String prefer,
+                     @Parameter(description = ApiDocs.TRACEPARENT,
+                             example = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+                     @HeaderParam("traceparent") String traceparent,
+                     @Parameter(description = ApiDocs.TRACESTATE, example = "vendor=abc")
+                     @HeaderParam("tracestate") String tracestate);
 
     @POST
     @Path("/batch")
@@ -100,7 +105,12 @@ public interface JobProducerApi {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     Response enqueueBatch(Requests.EnqueueBatch body,
                           @Parameter(description = ApiDocs.PREFER_MINIMAL, example = "return=minimal")
-                          @HeaderParam("Prefer") String prefer);
+                          @HeaderParam("Prefer") String prefer,
+                          @Parameter(description = ApiDocs.TRACEPARENT + " Items with their own traceparent keep it.",
+                                  example = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+                          @HeaderParam("traceparent") String traceparent,
+                          @Parameter(description = ApiDocs.TRACESTATE, example = "vendor=abc")
+                          @HeaderParam("tracestate") String tracestate);
 
     @GET
     @Consumes(MediaType.WILDCARD)

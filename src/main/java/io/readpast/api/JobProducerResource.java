@@ -1,5 +1,8 @@
 package io.readpast.api;
 
+import io.readpast.core.TraceContext;
+import io.readpast.ops.JobTracing;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.readpast.config.ReadpastConfig;
@@ -28,9 +31,11 @@ public class JobProducerResource implements JobProducerApi {
     private final ObjectMapper mapper;
     private final Caller caller;
     private final JobBodies bodies;
+    private final JobTracing tracing;
 
     public JobProducerResource(Enqueuer enqueuer, Operations operations, ReadpastConfig config, ObjectMapper mapper, Caller caller,
-                               JobBodies bodies) {
+                               JobBodies bodies, JobTracing tracing) {
+        this.tracing = tracing;
         this.enqueuer = enqueuer;
         this.operations = operations;
         this.config = config;
@@ -41,8 +46,13 @@ public class JobProducerResource implements JobProducerApi {
 
     @Allowed(Role.PRODUCER)
     @Override
-    public Response enqueue(Requests.Enqueue body, String prefer) {
-        Enqueuer.Enqueued e = enqueuer.enqueue(bodies.toNewJob(Validate.body(body)));
+    public Response enqueue(Requests.Enqueue body, String prefer, String traceparent, String tracestate) {
+        Requests.Enqueue b = Validate.body(body);
+        Enqueuer.Enqueued e;
+        try (JobTracing.Enqueue span = tracing.enqueue(TraceContext.parse(traceparent, tracestate), b.queue(), b.type())) {
+            e = enqueuer.enqueue(bodies.toNewJob(b, span.context()));
+            span.job(e.job());
+        }
         boolean minimal = minimal(prefer);
         Object entity = minimal ? Responses.Minimal.of(e.job()) : JobView.of(e.job());
         Response.ResponseBuilder r = e.created()
@@ -66,15 +76,19 @@ public class JobProducerResource implements JobProducerApi {
 
     @Allowed(Role.PRODUCER)
     @Override
-    public Response enqueueBatch(Requests.EnqueueBatch body, String prefer) {
+    public Response enqueueBatch(Requests.EnqueueBatch body, String prefer, String traceparent, String tracestate) {
         boolean minimal = minimal(prefer);
         List<JsonNode> items = Validate.body(body).jobs();
         Validate.batchSize("jobs", items, config.limits().batchMax());
         Responses.ItemResult[] results = new Responses.ItemResult[items.size()];
         List<Integer> validIndex = new ArrayList<>();
-        List<Enqueuer.NewJobRequest> valid = JobBodies.parseItems(items, "Each job", results, validIndex,
-                node -> bodies.toNewJob(mapper.treeToValue(node, Requests.Enqueue.class)));
-        List<Enqueuer.Enqueued> done = valid.isEmpty() ? List.of() : enqueuer.enqueueMany(valid);
+        List<Enqueuer.Enqueued> done;
+        try (JobTracing.Enqueue span = tracing.enqueue(TraceContext.parse(traceparent, tracestate), null, null)) {
+            List<Enqueuer.NewJobRequest> valid = JobBodies.parseItems(items, "Each job", results, validIndex,
+                    node -> bodies.toNewJob(mapper.treeToValue(node, Requests.Enqueue.class), span.context()));
+            done = valid.isEmpty() ? List.of() : enqueuer.enqueueMany(valid);
+            span.jobs(done.size());
+        }
         for (int k = 0; k < done.size(); k++) {
             Enqueuer.Enqueued e = done.get(k);
             int i = validIndex.get(k);

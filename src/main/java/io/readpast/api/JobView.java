@@ -23,7 +23,7 @@ import java.util.List;
 @JsonPropertyOrder({"id", "queue", "type", "payload", "priority", "status", "attempt", "maxAttempts", "tags",
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
         "heartbeatAt", "progress", "cancelRequested", "lastError", "errors", "result", "idempotencyKey", "createdBy",
-        "modifiedBy", "webhookUrl", "expiresAt", "groupKey"})
+        "modifiedBy", "webhookUrl", "expiresAt", "groupKey", "traceparent", "tracestate"})
 @Schema(description = "A job, wherever it lives: PENDING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
         + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
 public record JobView(
@@ -107,7 +107,14 @@ public record JobView(
         Instant expiresAt,
         @Schema(nullable = true, description = "The job's ordered group in its queue; null: none.",
                 examples = "customer-42")
-        String groupKey) {
+        String groupKey,
+        @Schema(nullable = true, description = "The W3C traceparent the enqueue carried (its header, or the batch "
+                + "item's field), for the worker to continue the producer's trace; null: none, or it did not "
+                + "parse.", examples = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+        String traceparent,
+        @Schema(nullable = true, description = "The W3C tracestate that came with that traceparent; null: none.",
+                examples = "vendor=abc")
+        String tracestate) {
 
     @Schema(description = "The error one failed attempt ended with.")
     public record AttemptError(
@@ -143,7 +150,8 @@ public record JobView(
                 r.dueAt(), r.createdAt(), r.updatedAt(), r.startedAt(), r.finishedAt(), r.workerId(),
                 withLease ? r.leaseId() : null, r.leaseExpiresAt(), r.heartbeatAt(), r.progress(),
                 r.cancelRequested(), r.lastError(), withErrors ? errors(r.errors()) : null, r.result(),
-                r.idempotencyKey(), r.createdBy(), r.modifiedBy(), r.webhookUrl(), r.expiresAt(), r.groupKey());
+                r.idempotencyKey(), r.createdBy(), r.modifiedBy(), r.webhookUrl(), r.expiresAt(), r.groupKey(),
+                r.traceparent(), r.tracestate());
     }
 
     /** The stored JSON array of {"attempt", "at", "workerId", "error"}, as records. */

@@ -76,7 +76,14 @@ public final class Requests {
                     + "PROCESSING, or an earlier one is PENDING (also waiting for a retry). Other groups and "
                     + "ungrouped jobs proceed. 1-200 characters without control characters.",
                     maxLength = 200, examples = "customer-42")
-            String groupKey) {
+            String groupKey,
+            @Schema(description = "W3C traceparent of the producer's trace, for a batch item (POST /jobs takes the "
+                    + "traceparent header; a field here wins over the header). One that does not parse is ignored.",
+                    examples = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+            String traceparent,
+            @Schema(description = "W3C tracestate that goes with traceparent (at most 512 characters, else ignored).",
+                    examples = "vendor=abc")
+            String tracestate) {
     }
 
     @Schema(description = "A claim: lease up to 'limit' due jobs.", requiredProperties = "workerId")

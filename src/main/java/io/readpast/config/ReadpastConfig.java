@@ -40,6 +40,22 @@ public interface ReadpastConfig {
 
     Metrics metrics();
 
+    /** OpenTelemetry export (read by TracingConfigSourceFactory before start-up). */
+    Otlp otlp();
+
+    Otel otel();
+
+    interface Otlp {
+        /** READPAST_OTLP_ENDPOINT: the OTLP collector that gets the broker's spans; absent: no export. */
+        Optional<String> endpoint();
+    }
+
+    interface Otel {
+        /** true: record and export spans with Quarkus's own quarkus.otel.* settings. */
+        @WithDefault("false")
+        boolean enabled();
+    }
+
     Schedules schedules();
 
     Webhooks webhooks();

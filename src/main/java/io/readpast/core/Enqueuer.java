@@ -54,12 +54,21 @@ public class Enqueuer {
      * A validated enqueue; {@code payload} and {@code tags} are JSON text; {@code webhookUrl} the
      * job's own completion webhook (null: the queue's); {@code expiresAt} when it may no longer
      * start (null: never); {@code uniqueForSeconds} its uniqueness window (null: none);
-     * {@code groupKey} its ordered group in the queue (null: none).
+     * {@code groupKey} its ordered group in the queue (null: none); {@code trace} the W3C trace
+     * context the enqueue carried (null: none).
      */
     public record NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
                                 int priority, Integer maxAttempts, Instant runAt, long delayMs,
                                 String createdBy, String webhookUrl, Instant expiresAt,
-                                Long uniqueForSeconds, String groupKey) {
+                                Long uniqueForSeconds, String groupKey, TraceContext trace) {
+
+        /** A request with no trace context. */
+        public NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
+                             int priority, Integer maxAttempts, Instant runAt, long delayMs, String createdBy,
+                             String webhookUrl, Instant expiresAt, Long uniqueForSeconds, String groupKey) {
+            this(queue, type, payload, tags, idempotencyKey, priority, maxAttempts, runAt, delayMs, createdBy,
+                    webhookUrl, expiresAt, uniqueForSeconds, groupKey, null);
+        }
     }
 
     /**
@@ -187,7 +196,8 @@ public class Enqueuer {
         return new NewJob(r.queue(), r.type(), r.payload(), r.tags(), r.idempotencyKey(), r.priority(),
                 r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy(), r.webhookUrl(),
                 r.expiresAt(), r.uniqueForSeconds() == null ? null : uniqueKey(r),
-                r.uniqueForSeconds() == null ? 0 : r.uniqueForSeconds() * 1000, r.groupKey());
+                r.uniqueForSeconds() == null ? 0 : r.uniqueForSeconds() * 1000, r.groupKey(),
+                r.trace() == null ? null : r.trace().traceparent(), r.trace() == null ? null : r.trace().tracestate());
     }
 
     private static final ObjectMapper CANONICAL = new ObjectMapper()

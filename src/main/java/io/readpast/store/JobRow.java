@@ -42,5 +42,7 @@ public record JobRow(
         Long queueBackoffCapMs,
         String webhookUrl,
         Instant expiresAt,
-        String groupKey) {
+        String groupKey,
+        String traceparent,
+        String tracestate) {
 }

@@ -7,7 +7,8 @@ import java.time.Instant;
  * {@code webhookUrl} null means the queue's webhook, if any; {@code expiresAt} null means
  * never. With a {@code uniqueKey}, the job is unique for {@code uniqueForMs}: while another job
  * holds the key within its window, that job is the answer and nothing is inserted. Jobs with
- * the same {@code groupKey} in a queue run one at a time, in enqueue order.
+ * the same {@code groupKey} in a queue run one at a time, in enqueue order. {@code traceparent}
+ * and {@code tracestate} are the W3C trace context the enqueue carried (null: none).
  */
 public record NewJob(
         String queue,
@@ -25,5 +26,15 @@ public record NewJob(
         Instant expiresAt,
         String uniqueKey,
         long uniqueForMs,
-        String groupKey) {
+        String groupKey,
+        String traceparent,
+        String tracestate) {
+
+    /** A job with no trace context. */
+    public NewJob(String queue, String type, String payload, String tags, String idempotencyKey, int priority,
+                  Integer maxAttempts, int defaultMaxAttempts, Instant runAt, long delayMs, String createdBy,
+                  String webhookUrl, Instant expiresAt, String uniqueKey, long uniqueForMs, String groupKey) {
+        this(queue, type, payload, tags, idempotencyKey, priority, maxAttempts, defaultMaxAttempts, runAt, delayMs,
+                createdBy, webhookUrl, expiresAt, uniqueKey, uniqueForMs, groupKey, null, null);
+    }
 }

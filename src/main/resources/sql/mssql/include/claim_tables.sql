@@ -42,5 +42,7 @@ DECLARE @claimed TABLE (
     webhook_url nvarchar(2000) NULL,
     expires_at datetime2(6) NULL,
     group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
-    group_seq bigint NULL
+    group_seq bigint NULL,
+    traceparent varchar(55) NULL,
+    tracestate varchar(512) NULL
 );

@@ -31,7 +31,8 @@ OUTPUT
     inserted.lease_seconds, inserted.lease_expires_at, inserted.heartbeat_at, inserted.progress,
     inserted.cancel_requested, inserted.last_error, inserted.created_by, inserted.modified_by,
     inserted.created_at, inserted.started_at, inserted.updated_at, inserted.errors,
-    inserted.webhook_url, inserted.expires_at, inserted.group_key, inserted.group_seq
+    inserted.webhook_url, inserted.expires_at, inserted.group_key, inserted.group_seq,
+    inserted.traceparent, inserted.tracestate
 INTO @claimed (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
@@ -39,7 +40,8 @@ INTO @claimed (
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
     created_at, started_at, updated_at, errors,
-    webhook_url, expires_at, group_key, group_seq
+    webhook_url, expires_at, group_key, group_seq,
+    traceparent, tracestate
 )
 FROM readpast_job AS t WITH (ROWLOCK, READPAST, FORCESEEK)
 INNER JOIN (

@@ -32,5 +32,7 @@ DECLARE @moved TABLE (
     updated_at datetime2(6) NOT NULL,
     errors nvarchar(max) NULL,
     webhook_url nvarchar(2000) NULL,
-    group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL
+    group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
+    traceparent varchar(55) NULL,
+    tracestate varchar(512) NULL
 );

@@ -100,7 +100,9 @@ final class JobInserts {
                 .str("created_by", job.createdBy())
                 .str("webhook_url", job.webhookUrl())
                 .time("expires_at", job.expiresAt())
-                .str("group_key", job.groupKey());
+                .str("group_key", job.groupKey())
+                .str("traceparent", job.traceparent())
+                .str("tracestate", job.tracestate());
     }
 
     /** The jobs as job_insert_many reads them: JSON text columns as strings, times as ISO-8601 UTC. */
@@ -129,6 +131,8 @@ final class JobInserts {
                 g.writeStringField("webhook_url", j.webhookUrl());
                 g.writeStringField("expires_at", j.expiresAt() == null ? null
                         : j.expiresAt().truncatedTo(ChronoUnit.MICROS).toString());
+                g.writeStringField("traceparent", j.traceparent());
+                g.writeStringField("tracestate", j.tracestate());
                 g.writeEndObject();
             }
             g.writeEndArray();

@@ -58,7 +58,9 @@ public final class RowReader {
                 lng(rs, cols, "backoff_cap_ms"),
                 str(rs, cols, "webhook_url"),
                 instant(rs, cols, "expires_at"),
-                str(rs, cols, "group_key"));
+                str(rs, cols, "group_key"),
+                str(rs, cols, "traceparent"),
+                str(rs, cols, "tracestate"));
     }
 
     public QueueRow queue(ResultSet rs, Map<String, Integer> cols) throws SQLException {

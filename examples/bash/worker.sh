@@ -151,8 +151,12 @@ acknowledged() {
 # handle JOB: does the work. Prints the result JSON and returns 0, or prints an error message
 # and returns 1 (retryable) / 2 (not retryable), or returns 255 when interrupted by shutdown.
 # (It runs in this shell, not in a $(...) subshell, so that the INT/TERM trap reaches it.)
+# TRACEPARENT and TRACESTATE hold the W3C trace context the producer sent with the job (empty
+# when it sent none), for a traced command to continue the producer's trace.
 handle() {
   local job=$1
+  TRACEPARENT=$(jq -r '.traceparent // empty' <<<"$job") TRACESTATE=$(jq -r '.tracestate // empty' <<<"$job")
+  export TRACEPARENT TRACESTATE
   case $(jq -r .type <<<"$job") in
     echo) jq -c '{echo: .payload}' <<<"$job" ;;
     fail) echo "this job asked to fail"; return 2 ;;

@@ -168,8 +168,12 @@ public class Worker {
         }
     }
 
-    /** Does the work for one job and returns its result (any JSON value). */
-    static Object handle(Map<String, Object> job) throws Exception {
+    /**
+     * Does the work for one job and returns its result (any JSON value). {@code traceparent} and
+     * {@code tracestate} are the W3C trace context the producer sent with the job (null when it
+     * sent none): hand them to your tracing SDK to continue the producer's trace.
+     */
+    static Object handle(Map<String, Object> job, String traceparent, String tracestate) throws Exception {
         Object payload = job.get("payload");
         switch ((String) job.get("type")) {
             case "echo":
@@ -299,7 +303,7 @@ public class Worker {
     static void process(Map<String, Object> job) {
         Object result;
         try {
-            result = handle(job);
+            result = handle(job, (String) job.get("traceparent"), (String) job.get("tracestate"));
         } catch (Interrupted e) {
             if (stopping()) {
                 finish(job, "release", obj(), "released"); // give it back unworked

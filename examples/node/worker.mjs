@@ -82,9 +82,11 @@ class JobFailed extends Error {
 
 /**
  * Does the work for one job and returns its result (any JSON value). `signal` aborts on
- * shutdown or when the lease is lost; long-running work should honour it.
+ * shutdown or when the lease is lost; long-running work should honour it. `trace` is the W3C
+ * trace context the producer sent with the job ({ traceparent, tracestate }, null members when it
+ * sent none): hand it to your tracing SDK to continue the producer's trace.
  */
-async function handle(job, signal) {
+async function handle(job, signal, trace) {
   const payload = job.payload;
   switch (job.type) {
     case 'echo':
@@ -176,7 +178,8 @@ async function processJob(job) {
   if (!entry) return log(`lost ${job.id} ${job.type}`);
   let result;
   try {
-    result = await handle(job, AbortSignal.any([shutdown.signal, entry.lost.signal]));
+    result = await handle(job, AbortSignal.any([shutdown.signal, entry.lost.signal]),
+      { traceparent: job.traceparent ?? null, tracestate: job.tracestate ?? null });
   } catch (e) {
     if (e.name === 'AbortError') {
       if (shutdown.signal.aborted) return finish(job, 'release', {}, 'released'); // give it back unworked

@@ -119,8 +119,11 @@ def pause(seconds, job):
         stop.wait(min(left, 0.2))
 
 
-def handle(job):
-    """Does the work for one job and returns its result (any JSON value)."""
+def handle(job, traceparent=None, tracestate=None):
+    """Does the work for one job and returns its result (any JSON value).
+
+    traceparent/tracestate are the W3C trace context the producer sent with the job (None when
+    it sent none): hand them to your tracing SDK to continue the producer's trace."""
     payload = job.get("payload")
     if job["type"] == "echo":
         return {"echo": payload}
@@ -213,7 +216,7 @@ def release_all(jobs):
 
 def process(job):
     try:
-        result = handle(job)
+        result = handle(job, job.get("traceparent"), job.get("tracestate"))
     except Interrupted:
         if stop.is_set():
             finish(job, "release", {}, "released")  # give it back unworked

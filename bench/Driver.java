@@ -1057,7 +1057,12 @@ public class Driver {
                     opts.getOrDefault("db-password", ""));
         }
 
-        /** The queue emptied, its row present, then a backlog of pending jobs, as the broker inserts them. */
+        /**
+         * The queue emptied, its row present, then a backlog of pending jobs, as the broker inserts
+         * them; on PostgreSQL then VACUUM ANALYZE, as the pgbench ceiling's fresh database gets:
+         * without it, the dead row versions the previous client count left at the head of the
+         * claim index slowed the next one fivefold (bench/results/round4-levers.md, section 11).
+         */
         static void prepare(java.sql.Connection c, String jobs, int backlog, int batch) throws Exception {
             c.setAutoCommit(true);
             for (String sql : new String[] {"DELETE FROM readpast_job WHERE queue = ?",
@@ -1075,6 +1080,13 @@ public class Driver {
             }
             for (int n = 0; n < backlog; n += batch) {
                 insertMany(c, jobs);
+            }
+            if (engine == io.readpast.config.Engine.POSTGRESQL) {
+                c.setAutoCommit(true);
+                try (java.sql.Statement s = c.createStatement()) {
+                    s.execute("VACUUM ANALYZE readpast_job");
+                    s.execute("VACUUM ANALYZE readpast_job_archive");
+                }
             }
         }
 

@@ -6,8 +6,10 @@
 -- a long one to NULL); an id or lease id that does not convert matches nothing, and an item
 -- repeated with the same id and lease id counts once (the first one). The held rows are
 -- updated through primary-key seeks (FORCESEEK), each row locked as it is updated (ROWLOCK):
--- the worker holds these leases, so no claim is waiting on them. Returns id, lease_id,
--- lease_expires_at and cancel_requested of each extended lease.
+-- the worker holds these leases, so no claim is waiting on them. The SET list reads the items
+-- through subqueries, not a joined table (Babelfish loses the joined table of an UPDATE ...
+-- FROM ... OUTPUT INTO in the SET list, as include/claim.sql notes); ISNULL evaluates each
+-- once. Returns id, lease_id, lease_expires_at and cancel_requested of each extended lease.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
@@ -63,18 +65,21 @@ SET
     status = 2,
     started_at = COALESCE(j.started_at, SYSUTCDATETIME()),
     heartbeat_at = SYSUTCDATETIME(),
-    lease_seconds = COALESCE(i.lease_seconds, j.lease_seconds),
-    lease_expires_at = DATEADD(SECOND, COALESCE(i.lease_seconds, j.lease_seconds), SYSUTCDATETIME()),
-    progress = COALESCE(i.progress, j.progress),
+    lease_seconds = ISNULL(
+        (SELECT i.lease_seconds FROM @item AS i WHERE i.id = j.id AND i.lease_id = j.lease_id), j.lease_seconds
+    ),
+    lease_expires_at = DATEADD(
+        SECOND,
+        ISNULL((SELECT i.lease_seconds FROM @item AS i WHERE i.id = j.id AND i.lease_id = j.lease_id), j.lease_seconds),
+        SYSUTCDATETIME()
+    ),
+    progress = ISNULL((SELECT i.progress FROM @item AS i WHERE i.id = j.id AND i.lease_id = j.lease_id), j.progress),
     updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id, inserted.lease_id, inserted.lease_expires_at, inserted.cancel_requested
 INTO @updated (id, lease_id, lease_expires_at, cancel_requested)
 FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
-INNER JOIN @item AS i
-    ON
-        j.id = i.id
-        AND j.lease_id = i.lease_id
-WHERE j.status IN (1, 2);
+WHERE j.status IN (1, 2)
+    AND EXISTS (SELECT 1 FROM @item AS i WHERE i.id = j.id AND i.lease_id = j.lease_id);
 
 SELECT
     u.id,

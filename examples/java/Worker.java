@@ -214,14 +214,35 @@ public class Worker {
         }
     }
 
-    /** The per-item answers of a batch call ("results"), as item status codes and problems. */
+    /**
+     * POSTs the jobs to a batch lease call as {"items": [...]}, 1000 per request, and hands each
+     * job of an answered request to {@code answer} with its item's answer and status.
+     */
     @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> results(Object answer) {
-        return (List<Map<String, Object>>) ((Map<?, ?>) answer).get("results");
+    static void perItem(String path, List<Map<String, Object>> jobs,
+                        java.util.function.Function<Map<String, Object>, Object> item,
+                        PerItem answer) {
+        for (int start = 0; start < jobs.size(); start += 1000) {
+            List<Map<String, Object>> chunk = jobs.subList(start, Math.min(jobs.size(), start + 1000));
+            List<Object> items = new ArrayList<>();
+            for (Map<String, Object> job : chunk) {
+                items.add(item.apply(job));
+            }
+            List<Map<String, Object>> answers;
+            try {
+                answers = (List<Map<String, Object>>) ((Map<?, ?>) call("POST", path, obj("items", items))).get("results");
+            } catch (Exception e) {
+                warn(path + " of " + chunk.size() + " jobs failed: " + e);
+                continue;
+            }
+            for (int k = 0; k < chunk.size(); k++) {
+                answer.accept(chunk.get(k), answers.get(k), ((Number) answers.get(k).get("status")).intValue());
+            }
+        }
     }
 
-    static int status(Map<String, Object> result) {
-        return ((Number) result.get("status")).intValue();
+    interface PerItem {
+        void accept(Map<String, Object> job, Map<String, Object> answer, int status);
     }
 
     /**
@@ -229,38 +250,23 @@ public class Worker {
      * one POST /jobs/heartbeat per 1000 jobs (the broker answers each item on its own).
      */
     static void heartbeatAll() {
-        List<Map<String, Object>> jobs = List.copyOf(held.values());
-        for (int start = 0; start < jobs.size(); start += 1000) {
-            List<Map<String, Object>> chunk = jobs.subList(start, Math.min(jobs.size(), start + 1000));
-            List<Object> items = new ArrayList<>();
-            for (Map<String, Object> job : chunk) {
-                items.add(obj("id", job.get("id"), "leaseId", job.get("leaseId"), "leaseSeconds", LEASE_SECONDS));
-            }
-            List<Map<String, Object>> answers;
-            try {
-                answers = results(call("POST", "/jobs/heartbeat", obj("items", items)));
-            } catch (Exception e) {
-                warn("heartbeat of " + chunk.size() + " jobs failed: " + e);
-                continue;
-            }
-            for (int k = 0; k < chunk.size(); k++) {
-                Map<String, Object> job = chunk.get(k);
-                String id = (String) job.get("id");
-                int status = status(answers.get(k));
-                if (status == 200) {
-                    continue;
-                }
-                if (status != 404 && status != 409) {
-                    warn("heartbeat " + id + " failed: " + answers.get(k).get("error"));
-                } else if (held.remove(id, job)) { // lost after we finished the job ourselves is not news
-                    if (acks.remove(id) != null) { // done, but the lease went before the ack
-                        log("lost " + id + " " + job.get("type"));
-                    } else {
-                        warn("lease lost for job " + id + "; stopping work on it");
+        perItem("/jobs/heartbeat", List.copyOf(held.values()),
+                job -> obj("id", job.get("id"), "leaseId", job.get("leaseId"), "leaseSeconds", LEASE_SECONDS),
+                (job, answer, status) -> {
+                    String id = (String) job.get("id");
+                    if (status == 200) {
+                        return;
                     }
-                }
-            }
-        }
+                    if (status != 404 && status != 409) {
+                        warn("heartbeat " + id + " failed: " + answer.get("error"));
+                    } else if (held.remove(id, job)) { // lost after we finished the job ourselves is not news
+                        if (acks.remove(id) != null) { // done, but the lease went before the ack
+                            log("lost " + id + " " + job.get("type"));
+                        } else {
+                            warn("lease lost for job " + id + "; stopping work on it");
+                        }
+                    }
+                });
     }
 
     /** Gives held jobs back unworked (no attempt spent), in one POST /jobs/release per 1000. */
@@ -273,31 +279,16 @@ public class Worker {
                 log("lost " + job.get("id") + " " + job.get("type"));
             }
         }
-        for (int start = 0; start < mine.size(); start += 1000) {
-            List<Map<String, Object>> chunk = mine.subList(start, Math.min(mine.size(), start + 1000));
-            List<Object> items = new ArrayList<>();
-            for (Map<String, Object> job : chunk) {
-                items.add(obj("id", job.get("id"), "leaseId", job.get("leaseId")));
-            }
-            List<Map<String, Object>> answers;
-            try {
-                answers = results(call("POST", "/jobs/release", obj("items", items)));
-            } catch (Exception e) {
-                warn("release of " + chunk.size() + " jobs failed: " + e);
-                continue;
-            }
-            for (int k = 0; k < chunk.size(); k++) {
-                Map<String, Object> job = chunk.get(k);
-                int status = status(answers.get(k));
-                if (status == 200) {
-                    log("released " + job.get("id") + " " + job.get("type"));
-                } else if (status == 404 || status == 409) {
-                    log("lost " + job.get("id") + " " + job.get("type"));
-                } else {
-                    warn("release " + job.get("id") + " failed: " + answers.get(k).get("error"));
-                }
-            }
-        }
+        perItem("/jobs/release", mine, job -> obj("id", job.get("id"), "leaseId", job.get("leaseId")),
+                (job, answer, status) -> {
+                    if (status == 200) {
+                        log("released " + job.get("id") + " " + job.get("type"));
+                    } else if (status == 404 || status == 409) {
+                        log("lost " + job.get("id") + " " + job.get("type"));
+                    } else {
+                        warn("release " + job.get("id") + " failed: " + answer.get("error"));
+                    }
+                });
     }
 
     static void process(Map<String, Object> job) {

@@ -157,33 +157,39 @@ def finish(job, action, body, word):
         warn(f"{action} {job['id']} failed: {e}")
 
 
+def per_item(path, jobs, item):
+    """POSTs the jobs to a batch lease call as {"items": [...]}, 1000 per request; yields
+    (job, answer) for each job of a request that was answered (the broker answers each item)."""
+    for start in range(0, len(jobs), 1000):
+        chunk = jobs[start:start + 1000]
+        try:
+            answers = call("POST", path, {"items": [item(job) for job in chunk]})["results"]
+        except (ApiError, OSError) as e:
+            warn(f"{path} of {len(chunk)} jobs failed: {e}")
+            continue
+        yield from zip(chunk, answers)
+
+
 def heartbeat_loop():
     """Background thread: extends the lease of every held job every leaseSeconds/3, in one
-    POST /jobs/heartbeat per 1000 jobs (the broker answers each item on its own)."""
+    POST /jobs/heartbeat per 1000 jobs."""
     interval = max(LEASE_SECONDS / 3, 1)
     while True:
         time.sleep(interval)
         with held_lock:
             jobs = list(held.values())
-        for start in range(0, len(jobs), 1000):
-            chunk = jobs[start:start + 1000]
-            items = [{"id": job["id"], "leaseId": job["leaseId"], "leaseSeconds": LEASE_SECONDS} for job in chunk]
-            try:
-                answers = call("POST", "/jobs/heartbeat", {"items": items})["results"]
-            except (ApiError, OSError) as e:
-                warn(f"heartbeat of {len(chunk)} jobs failed: {e}")
+        beat = lambda job: {"id": job["id"], "leaseId": job["leaseId"], "leaseSeconds": LEASE_SECONDS}
+        for job, answer in per_item("/jobs/heartbeat", jobs, beat):
+            if answer["status"] == 200:
                 continue
-            for job, answer in zip(chunk, answers):
-                if answer["status"] == 200:
-                    continue
-                with held_lock:  # 404/409 after we finished the job ourselves is not news
-                    lost = answer["status"] in (404, 409) and held.pop(job["id"], None) is not None
-                if lost and "ack" in job:  # done, but the lease went before the ack
-                    log(f"lost {job['id']} {job['type']}")
-                elif lost:
-                    warn(f"lease lost for job {job['id']}; stopping work on it")
-                elif answer["status"] not in (404, 409):
-                    warn(f"heartbeat {job['id']} failed: {answer.get('error')}")
+            with held_lock:  # 404/409 after we finished the job ourselves is not news
+                lost = answer["status"] in (404, 409) and held.pop(job["id"], None) is not None
+            if lost and "ack" in job:  # done, but the lease went before the ack
+                log(f"lost {job['id']} {job['type']}")
+            elif lost:
+                warn(f"lease lost for job {job['id']}; stopping work on it")
+            elif answer["status"] not in (404, 409):
+                warn(f"heartbeat {job['id']} failed: {answer.get('error')}")
 
 
 def release_all(jobs):
@@ -196,22 +202,13 @@ def release_all(jobs):
             mine.append(job)
         else:  # the heartbeat thread already saw the lease go
             log(f"lost {job['id']} {job['type']}")
-    jobs = mine
-    for start in range(0, len(jobs), 1000):
-        chunk = jobs[start:start + 1000]
-        try:
-            answers = call("POST", "/jobs/release",
-                           {"items": [{"id": job["id"], "leaseId": job["leaseId"]} for job in chunk]})["results"]
-        except (ApiError, OSError) as e:
-            warn(f"release of {len(chunk)} jobs failed: {e}")
-            continue
-        for job, answer in zip(chunk, answers):
-            if answer["status"] == 200:
-                log(f"released {job['id']} {job['type']}")
-            elif answer["status"] in (404, 409):
-                log(f"lost {job['id']} {job['type']}")
-            else:
-                warn(f"release {job['id']} failed: {answer.get('error')}")
+    for job, answer in per_item("/jobs/release", mine, lambda job: {"id": job["id"], "leaseId": job["leaseId"]}):
+        if answer["status"] == 200:
+            log(f"released {job['id']} {job['type']}")
+        elif answer["status"] in (404, 409):
+            log(f"lost {job['id']} {job['type']}")
+        else:
+            warn(f"release {job['id']} failed: {answer.get('error')}")
 
 
 def process(job):

@@ -115,13 +115,9 @@ public class JobLeaseResource implements JobLeaseApi {
         long jobId = Validate.jobId(id);
         Requests.Fail b = Validate.body(body);
         bodies.requireInScope(jobId);
-        String leaseId = Validate.leaseId(b.leaseId());
-        String error = failError(b.error());
-        Long after = Validate.optionalRange("retryAfterSeconds", b.retryAfterSeconds(), 0L, JobBodies.MAX_DELAY_SECONDS);
-        boolean retryable = b.retryable() == null || b.retryable();
+        FailItem f = failItem(jobId, b.leaseId(), b.error(), b.retryable(), b.retryAfterSeconds());
         java.time.Instant start = java.time.Instant.now();
-        JobRow failed = leases.fail(jobId, leaseId, error, retryable, after == null ? null : Duration.ofSeconds(after),
-                caller.name());
+        JobRow failed = leases.fail(f.id(), f.leaseId(), f.error(), f.retryable(), f.retryAfter(), caller.name());
         tracing.jobCall("fail", failed, start);
         return JobView.of(failed);
     }
@@ -166,13 +162,8 @@ public class JobLeaseResource implements JobLeaseApi {
     public Responses.LeaseBatchResult failBatch(Requests.FailBatch body) {
         return leaseBatch(Validate.body(body).items(), node -> {
             Requests.FailItem item = mapper.treeToValue(node, Requests.FailItem.class);
-            long id = Validate.jobId(item.id() == null ? "" : item.id());
-            String lease = Validate.leaseId(item.leaseId());
-            String error = failError(item.error());
-            Long after = Validate.optionalRange("retryAfterSeconds", item.retryAfterSeconds(), 0L,
-                    JobBodies.MAX_DELAY_SECONDS);
-            return new FailItem(id, lease, error, item.retryable() == null || item.retryable(),
-                    after == null ? null : Duration.ofSeconds(after));
+            return failItem(Validate.jobId(item.id() == null ? "" : item.id()), item.leaseId(), item.error(),
+                    item.retryable(), item.retryAfterSeconds());
         }, FailItem::id, valid -> eachItem(valid, f -> leases.fail(f.id(), f.leaseId(), f.error(), f.retryable(),
                 f.retryAfter(), caller.name())));
     }
@@ -192,13 +183,16 @@ public class JobLeaseResource implements JobLeaseApi {
                 caller.name())));
     }
 
-    private static String failError(String given) {
-        String error = given == null ? "failed" : given;
-        if (error.length() > 10_000) {
+    /** A failure report checked as POST /jobs/{id}/fail checks it (the same for a batch item). */
+    private static FailItem failItem(long id, String leaseId, String error, Boolean retryable, Long retryAfterSeconds) {
+        String lease = Validate.leaseId(leaseId);
+        String e = error == null ? "failed" : error;
+        if (e.length() > 10_000) {
             throw BrokerException.invalid("'error' must be at most 10000 characters.");
         }
-        Validate.noControlCharacters("error", error);
-        return error;
+        Validate.noControlCharacters("error", e);
+        Long after = Validate.optionalRange("retryAfterSeconds", retryAfterSeconds, 0L, JobBodies.MAX_DELAY_SECONDS);
+        return new FailItem(id, lease, e, retryable == null || retryable, after == null ? null : Duration.ofSeconds(after));
     }
 
     private static Duration releaseDelay(Long delaySeconds) {

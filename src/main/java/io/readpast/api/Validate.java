@@ -164,31 +164,29 @@ final class Validate {
     }
 
     static List<String> queueList(String field, List<String> values) {
-        if (values == null) {
-            return null;
-        }
-        if (values.isEmpty() || values.size() > 100) {
-            throw BrokerException.invalid("'" + field + "' must list 1-100 queue names (omit it for every queue).");
-        }
-        for (int i = 0; i < values.size(); i++) {
-            queueName(field + "[" + i + "]", values.get(i));
-        }
-        return List.copyOf(new java.util.LinkedHashSet<>(values));
+        return nameList(field, values, "queue names (omit it for every queue)", (f, v) -> queueName(f, v));
     }
 
     /** A claim's job types: null (every type), or 1-100 type names, duplicates dropped. */
     static List<String> typeList(String field, List<String> values) {
+        return nameList(field, values, "job types (omit it for every type)", (f, v) -> {
+            if (v == null || !JobRules.isTypeName(v)) {
+                throw BrokerException.invalid("'" + f + "' must be " + JobRules.TYPE_RULE);
+            }
+        });
+    }
+
+    /** null (every one), or 1-100 names each checked by {@code check}, duplicates dropped. */
+    private static List<String> nameList(String field, List<String> values, String what,
+                                         java.util.function.BiConsumer<String, String> check) {
         if (values == null) {
             return null;
         }
         if (values.isEmpty() || values.size() > 100) {
-            throw BrokerException.invalid("'" + field + "' must list 1-100 job types (omit it for every type).");
+            throw BrokerException.invalid("'" + field + "' must list 1-100 " + what + ".");
         }
         for (int i = 0; i < values.size(); i++) {
-            String v = values.get(i);
-            if (v == null || !JobRules.isTypeName(v)) {
-                throw BrokerException.invalid("'" + field + "[" + i + "]' must be " + JobRules.TYPE_RULE);
-            }
+            check.accept(field + "[" + i + "]", values.get(i));
         }
         return List.copyOf(new java.util.LinkedHashSet<>(values));
     }

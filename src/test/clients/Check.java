@@ -44,8 +44,10 @@ public class Check {
         List<String> mine = List.of("gen-java-a", "gen-java-b");
         OffsetDateTime due = OffsetDateTime.now(ZoneOffset.UTC).minusSeconds(1);
         OffsetDateTime soon = OffsetDateTime.now(ZoneOffset.UTC).plusNanos(1_500_000_000L);
-        JobView a = producers.enqueueJob(new Enqueue().queue(mine.get(0)).type("greet").payload(Map.of("n", 1)).runAt(due), null);
-        JobView b = producers.enqueueJob(new Enqueue().queue(mine.get(1)).type("greet").runAt(soon).tags(List.of("gen")), null);
+        JobView a = producers.enqueueJob(new Enqueue().queue(mine.get(0)).type("greet").payload(Map.of("n", 1)).runAt(due), null,
+                null, null);
+        JobView b = producers.enqueueJob(new Enqueue().queue(mine.get(1)).type("greet").runAt(soon).tags(List.of("gen")), null,
+                null, null);
         check(a.getId() != null && b.getId() != null, "enqueued");
         QueueView settings = new QueuesApi(client).setQueue(mine.get(0), new Queue().maxWorkers(5));
         check(Integer.valueOf(5).equals(settings.getMaxWorkers()) && Boolean.FALSE.equals(settings.getPaused()),

@@ -1,13 +1,12 @@
 package io.readpast.api;
 
-import io.readpast.core.TraceContext;
-import io.readpast.ops.JobTracing;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.readpast.config.ReadpastConfig;
 import io.readpast.core.Enqueuer;
 import io.readpast.core.Operations;
+import io.readpast.core.TraceContext;
+import io.readpast.ops.JobTracing;
 import io.readpast.core.BrokerException;
 import io.readpast.security.Allowed;
 import io.readpast.security.Caller;

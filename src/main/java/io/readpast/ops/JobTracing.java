@@ -105,18 +105,15 @@ public class JobTracing {
             return;
         }
         SpanContext request = Span.current().getSpanContext();
-        SpanContext parent = remote(job.traceparent(), job.tracestate());
-        if (!request.isValid() && parent == null) {
-            return; // nothing records: the SDK is off
+        if (!request.isValid()) {
+            return; // nothing records: the SDK is off (with it on, every request has its server span)
         }
         SpanBuilder b = tracer.spanBuilder("readpast " + what).setSpanKind(SpanKind.CONSUMER)
                 .setStartTimestamp(start)
                 .setAllAttributes(jobAttributes(job));
+        SpanContext parent = remote(job.traceparent(), job.tracestate());
         if (parent != null) {
-            b.setParent(Context.root().with(Span.wrap(parent)));
-            if (request.isValid()) {
-                b.addLink(request);
-            }
+            b.setParent(Context.root().with(Span.wrap(parent))).addLink(request);
         }
         b.startSpan().end();
     }

@@ -53,4 +53,10 @@ public interface MaintenanceStore {
      * {@link Dialect#hotTableUpkeep}). Returns what was done, for the log; null when nothing.
      */
     String hotTableUpkeep(long minDead);
+
+    /**
+     * Stores the settings of this broker that the SQL enqueue's rules read (readpast_setting):
+     * name to value, null for none; one transaction.
+     */
+    void settingsPut(java.util.Map<String, String> settings);
 }

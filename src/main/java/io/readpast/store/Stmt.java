@@ -73,7 +73,10 @@ public enum Stmt {
     QUEUE_RATE_COUNT,
     JOB_GROUP_LOCK,
     // queue scope of lease calls
-    JOB_QUEUES;
+    JOB_QUEUES,
+    // the SQL enqueue: the broker's settings its rules read, and the uniqueness digest both paths share
+    SETTING_PUT,
+    UNIQUE_KEY_DIGEST;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

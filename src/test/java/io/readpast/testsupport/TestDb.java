@@ -193,6 +193,16 @@ public final class TestDb {
         }
     }
 
+    /** A time column as an instant (timestamptz, or datetime2 holding UTC); null when NULL. */
+    public static java.time.Instant instant(ResultSet rs, String column) throws SQLException {
+        if (engine() == Engine.SQLSERVER) {
+            java.time.LocalDateTime t = rs.getObject(column, java.time.LocalDateTime.class);
+            return t == null ? null : t.toInstant(java.time.ZoneOffset.UTC);
+        }
+        java.time.OffsetDateTime t = rs.getObject(column, java.time.OffsetDateTime.class);
+        return t == null ? null : t.toInstant();
+    }
+
     /** An instant as a bind value for this engine's time columns (timestamptz, or datetime2 holding UTC). */
     public static Object time(java.time.Instant t) {
         return engine() == Engine.SQLSERVER

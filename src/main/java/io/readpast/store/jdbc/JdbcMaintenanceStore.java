@@ -77,4 +77,14 @@ final class JdbcMaintenanceStore implements MaintenanceStore {
     public String hotTableUpkeep(long minDead) {
         return sql.run(c -> sql.dialect().hotTableUpkeep(c, minDead), true);
     }
+
+    @Override
+    public void settingsPut(java.util.Map<String, String> settings) {
+        sql.tx(c -> {
+            for (var e : new java.util.TreeMap<>(settings).entrySet()) {
+                sql.execute(c, Stmt.SETTING_PUT, Params.of().str("name", e.getKey()).str("value", e.getValue()));
+            }
+            return null;
+        });
+    }
 }

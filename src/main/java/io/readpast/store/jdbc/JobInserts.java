@@ -66,9 +66,10 @@ final class JobInserts {
             // the group's lock before the key: every path takes its locks in that order
             lockGroup(c, job.queue(), job.groupKey());
         }
-        Params key = Params.of().str("unique_key", job.uniqueKey()).lng("unique_for_ms", job.uniqueForMs());
+        String uniqueKey = uniqueKey(c, job);
+        Params key = Params.of().str("unique_key", uniqueKey).lng("unique_for_ms", job.uniqueForMs());
         if (!sql.execute(c, Stmt.UNIQUE_KEY_CLAIM, key.bool("force", false))) {
-            Long holder = single(sql.query(c, Stmt.UNIQUE_KEY_GET, Params.of().str("unique_key", job.uniqueKey()),
+            Long holder = single(sql.query(c, Stmt.UNIQUE_KEY_GET, Params.of().str("unique_key", uniqueKey),
                     (rs, cols) -> RowReader.lng(rs, cols, "job_id"))).orElse(null);
             Optional<JobRow> held = holder == null ? Optional.empty()
                     : single(sql.queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", holder)));
@@ -76,13 +77,27 @@ final class JobInserts {
                 return new Inserted(held.get(), false);
             }
             // the holder is gone (deleted, or purged by retention): the key is free for this job
-            sql.execute(c, Stmt.UNIQUE_KEY_CLAIM, Params.of().str("unique_key", job.uniqueKey())
+            sql.execute(c, Stmt.UNIQUE_KEY_CLAIM, Params.of().str("unique_key", uniqueKey)
                     .lng("unique_for_ms", job.uniqueForMs()).bool("force", true));
         }
         Inserted answer = insertOrKeyHolder(c, job);
-        sql.execute(c, Stmt.UNIQUE_KEY_SET_JOB, Params.of().str("unique_key", job.uniqueKey())
+        sql.execute(c, Stmt.UNIQUE_KEY_SET_JOB, Params.of().str("unique_key", uniqueKey)
                 .lng("job_id", answer.job().id()));
         return answer;
+    }
+
+    /**
+     * The job's uniqueness key; a payload digest ("h:") as the engine's SQL enqueue computes it,
+     * so that POST /jobs and the SQL enqueue share one window (unique_key_digest.sql).
+     */
+    private String uniqueKey(Connection c, NewJob job) throws SQLException {
+        if (!job.uniqueKey().startsWith("h:")) {
+            return job.uniqueKey();
+        }
+        return single(sql.query(c, Stmt.UNIQUE_KEY_DIGEST, Params.of().str("queue", job.queue()).str("type", job.type())
+                        .str("payload", job.payload()).str("unique_key", job.uniqueKey()),
+                (rs, cols) -> rs.getString(cols.get("unique_key"))))
+                .orElseThrow(() -> new SQLException("the database computed no uniqueness key"));
     }
 
     static Params params(NewJob job) {

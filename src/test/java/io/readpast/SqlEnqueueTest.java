@@ -78,6 +78,8 @@ class SqlEnqueueTest {
             ps.setString(1, jobs);
             try (ResultSet rs = ps.executeQuery()) {
                 assertTrue(rs.next(), "readpast_enqueue_many answers a row per job");
+                assertEquals(0, rs.getInt("job_position"), "the first row answers the first item");
+                assertFalse(rs.wasNull(), "job_position is set");
                 return new Outcome(rs.getLong("job_id"), rs.getBoolean("created"), null, null);
             }
         } catch (SQLException e) {
@@ -91,8 +93,8 @@ class SqlEnqueueTest {
         String sql = postgres()
                 ? "SELECT readpast_enqueue(queue => ?, type => ?, payload => CAST(? AS jsonb), idempotency_key => ?, "
                 + "unique_for => ?, traceparent => ?) AS id"
-                : "DECLARE @id bigint; EXEC readpast_enqueue @queue = ?, @type = ?, @payload = ?, @idempotency_key = ?, "
-                + "@unique_for = ?, @traceparent = ?, @id = @id OUTPUT; SELECT @id AS id;";
+                : "SET NOCOUNT ON; DECLARE @id bigint; EXEC readpast_enqueue @queue = ?, @type = ?, @payload = ?, "
+                + "@idempotency_key = ?, @unique_for = ?, @traceparent = ?, @id = @id OUTPUT; SELECT @id AS id;";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, queue);
             ps.setString(2, type);
@@ -100,11 +102,7 @@ class SqlEnqueueTest {
             ps.setString(4, idempotencyKey);
             ps.setObject(5, uniqueFor, java.sql.Types.BIGINT);
             ps.setString(6, traceparent);
-            boolean rows = ps.execute();
-            while (!rows && ps.getUpdateCount() != -1) {
-                rows = ps.getMoreResults();
-            }
-            try (ResultSet rs = ps.getResultSet()) {
+            try (ResultSet rs = ps.executeQuery()) {
                 assertTrue(rs.next());
                 return new Outcome(rs.getLong("id"), true, null, null);
             }
@@ -314,6 +312,40 @@ class SqlEnqueueTest {
 
     static JsonNode json(String text) throws Exception {
         return Http.JSON.readTree(text);
+    }
+
+    @Test
+    void aBatchAnswersEveryItemInOrderAndABadItemRefusesTheWholeCall() throws Exception {
+        String sql = postgres() ? "SELECT job_position, job_id, created FROM readpast_enqueue_many(CAST(? AS json))"
+                : "EXEC readpast_enqueue_many @jobs = ?";
+        List<long[]> rows = new ArrayList<>();
+        try (Connection c = connection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, "[{\"queue\":\"sql-batch\",\"type\":\"a\",\"idempotencyKey\":\"b-1\"},"
+                    + "{\"queue\":\"sql-batch\",\"type\":\"b\",\"groupKey\":\"g\"},"
+                    + "{\"queue\":\"sql-batch\",\"type\":\"c\",\"idempotencyKey\":\"b-1\"}]");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new long[] {rs.getInt("job_position"), rs.getLong("job_id"), rs.getBoolean("created") ? 1 : 0});
+                }
+            }
+            c.commit();
+        }
+        assertEquals(3, rows.size());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(i, rows.get(i)[0], "rows in item order");
+        }
+        assertEquals(1, rows.get(0)[2]);
+        assertEquals(1, rows.get(1)[2]);
+        assertEquals(rows.get(0)[1], rows.get(2)[1], "the third item's key is the first's: its job");
+        assertEquals(0, rows.get(2)[2], "not created");
+        String before = TestDb.snapshot();
+        try (Connection c = connection()) {
+            Outcome o = many(c, "[{\"queue\":\"sql-batch\",\"type\":\"ok\"},{\"queue\":\"sql-batch\",\"type\":\"t\",\"maxAttempts\":0}]");
+            assertEquals("RP400", o.code(), String.valueOf(o));
+            assertEquals("jobs[1]: 'maxAttempts' must be between 1 and 1000 (got 0).", o.message());
+            c.rollback();
+        }
+        assertEquals(before, TestDb.snapshot(), "the good first item was not written either");
     }
 
     @Test

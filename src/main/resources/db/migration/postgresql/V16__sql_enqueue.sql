@@ -492,6 +492,7 @@ RETURNS TABLE (job_position integer, job_id bigint, created boolean)
 LANGUAGE plpgsql SECURITY DEFINER AS $fn$
 DECLARE
     n integer;
+    i integer;
     r record;
 BEGIN
     -- as readpast_enqueue_item checks, for the whole array: PostgreSQL cannot take its items apart
@@ -503,8 +504,10 @@ BEGIN
     IF n IS NULL OR n < 1 OR n > readpast_setting_int('batch_max', 1000) THEN
         PERFORM readpast_refuse('', format('''jobs'' must hold 1-%s items.', readpast_setting_int('batch_max', 1000)));
     END IF;
-    FOR job_position IN 0 .. n - 1 LOOP
-        SELECT * INTO r FROM readpast_enqueue_item(format('jobs[%s]: ', job_position), jobs -> job_position);
+    -- (a FOR loop's variable is its own: the position is assigned to the OUT column)
+    FOR i IN 0 .. n - 1 LOOP
+        SELECT * INTO r FROM readpast_enqueue_item(format('jobs[%s]: ', i), jobs -> i);
+        job_position := i;
         job_id := r.job_id;
         created := r.created;
         RETURN NEXT;

@@ -1,5 +1,9 @@
--- The uniqueness key of a uniqueFor enqueue without an idempotency key. On SQL Server the
--- broker's own digest stands (Enqueuer.uniqueKey: object members in any order count as the
--- same payload); T-SQL has no canonical JSON form to compute it from, so readpast.enqueue
--- digests the payload text as given (docs/sql-enqueue.md).
-SELECT CAST(@unique_key AS nvarchar(210)) AS unique_key;
+-- The uniqueness key of a uniqueFor enqueue. On SQL Server the broker's own key stands: the
+-- idempotency key's, or its digest of queue, type and the payload in a canonical form
+-- (Enqueuer.uniqueKey: object members in any order count as the same payload). T-SQL has no
+-- canonical JSON form to compute that from, so readpast_enqueue digests the payload's text as
+-- given instead (docs/sql-enqueue.md). Nothing is returned for a key without its parts.
+SELECT CASE
+    WHEN @queue IS NULL OR @type IS NULL OR @payload IS NULL THEN NULL
+    ELSE CAST(@unique_key AS nvarchar(210))
+END AS unique_key;

@@ -160,6 +160,32 @@ class TraceContextTest {
 
     @Test
     @DisabledOnIntegrationTest("reads the spans of the in-process exporter")
+    void batchFailAndReleaseGiveEachJobItsSpanInItsOwnTrace() throws Exception {
+        JsonNode a = post("/jobs", "{\"queue\":\"spans-batch\",\"type\":\"a\"}", "traceparent", PRODUCER);
+        JsonNode b = post("/jobs", "{\"queue\":\"spans-batch\",\"type\":\"b\"}");
+        JsonNode claimed = post("/claim", "{\"workerId\":\"w\",\"queues\":[\"spans-batch\"],\"limit\":2}");
+        String leaseA = null;
+        String leaseB = null;
+        for (JsonNode j : claimed.get("jobs")) {
+            if (j.get("id").asText().equals(a.get("id").asText())) {
+                leaseA = j.get("leaseId").asText();
+            } else {
+                leaseB = j.get("leaseId").asText();
+            }
+        }
+        post("/jobs/fail", "{\"items\":[{\"id\":\"" + a.get("id").asText() + "\",\"leaseId\":\"" + leaseA + "\"}]}");
+        post("/jobs/release", "{\"items\":[{\"id\":\"" + b.get("id").asText() + "\",\"leaseId\":\"" + leaseB + "\"}]}");
+        SpanData fail = await().atMost(Duration.ofSeconds(20)).until(() -> span("readpast fail", a.get("id").asText()),
+                Optional::isPresent).get();
+        assertEquals(TRACE_ID, fail.getTraceId(), "the batch fail joins the producer's trace");
+        assertEquals(a.get("traceparent").asText().substring(36, 52), fail.getParentSpanId());
+        SpanData release = await().atMost(Duration.ofSeconds(20)).until(() -> span("readpast release", b.get("id").asText()),
+                Optional::isPresent).get();
+        assertEquals(b.get("traceparent").asText().substring(3, 35), release.getTraceId(), "the job's own trace");
+    }
+
+    @Test
+    @DisabledOnIntegrationTest("reads the spans of the in-process exporter")
     void aJobWithoutAProducerTraceStartsItsOwn() throws Exception {
         JsonNode job = post("/jobs", "{\"queue\":\"own\",\"type\":\"t\"}");
         String stored = job.get("traceparent").asText();

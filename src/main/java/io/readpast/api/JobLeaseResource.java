@@ -164,7 +164,7 @@ public class JobLeaseResource implements JobLeaseApi {
             Requests.FailItem item = mapper.treeToValue(node, Requests.FailItem.class);
             return failItem(Validate.jobId(item.id() == null ? "" : item.id()), item.leaseId(), item.error(),
                     item.retryable(), item.retryAfterSeconds());
-        }, FailItem::id, valid -> eachItem(valid, f -> leases.fail(f.id(), f.leaseId(), f.error(), f.retryable(),
+        }, FailItem::id, valid -> eachItem("fail", valid, f -> leases.fail(f.id(), f.leaseId(), f.error(), f.retryable(),
                 f.retryAfter(), caller.name())));
     }
 
@@ -179,7 +179,7 @@ public class JobLeaseResource implements JobLeaseApi {
             Requests.ReleaseItem item = mapper.treeToValue(node, Requests.ReleaseItem.class);
             long id = Validate.jobId(item.id() == null ? "" : item.id());
             return new ReleaseItem(id, Validate.leaseId(item.leaseId()), releaseDelay(item.delaySeconds()));
-        }, ReleaseItem::id, valid -> eachItem(valid, r -> leases.release(r.id(), r.leaseId(), r.delay(),
+        }, ReleaseItem::id, valid -> eachItem("release", valid, r -> leases.release(r.id(), r.leaseId(), r.delay(),
                 caller.name())));
     }
 
@@ -211,13 +211,16 @@ public class JobLeaseResource implements JobLeaseApi {
     /**
      * Runs a lease call per item, each on its own (a DB fault still fails the whole request:
      * items before it have taken effect, and a retry of them is answered as the single call
-     * answers a retry).
+     * answers a retry); each job gets the span the single call gives it, in its own trace.
      */
-    private static <T> List<Outcome> eachItem(List<T> items, java.util.function.Function<T, JobRow> call) {
+    private <T> List<Outcome> eachItem(String what, List<T> items, java.util.function.Function<T, JobRow> call) {
         List<Outcome> out = new ArrayList<>(items.size());
         for (T item : items) {
             try {
-                out.add(new Outcome(io.readpast.core.JobStatus.of(call.apply(item)).name(), null, null, null));
+                java.time.Instant start = java.time.Instant.now();
+                JobRow row = call.apply(item);
+                tracing.jobCall(what, row, start);
+                out.add(new Outcome(io.readpast.core.JobStatus.of(row).name(), null, null, null));
             } catch (BrokerException e) {
                 out.add(Outcome.refused(e));
             }

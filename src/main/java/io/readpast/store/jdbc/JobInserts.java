@@ -92,7 +92,7 @@ final class JobInserts {
      */
     private String uniqueKey(Connection c, NewJob job) throws SQLException {
         if (!job.uniqueKey().startsWith("h:")) {
-            return job.uniqueKey();
+            return job.uniqueKey(); // an idempotency key's: the same on every path
         }
         return single(sql.query(c, Stmt.UNIQUE_KEY_DIGEST, Params.of().str("queue", job.queue()).str("type", job.type())
                         .str("payload", job.payload()).str("unique_key", job.uniqueKey()),

@@ -48,6 +48,20 @@ END;';
 END;
 GO
 
+-- Java's String.length(): UTF-16 code units. On SQL Server nvarchar is UTF-16, so half the
+-- bytes; Babelfish stores UTF-8 (DATALENGTH gives UTF-8 bytes there) and counts characters
+-- (a character beyond U+FFFF counts one there, two in Java).
+CREATE FUNCTION readpast_text_units (@v nvarchar(max))
+RETURNS bigint
+AS
+BEGIN
+    RETURN CASE
+        WHEN SERVERPROPERTY('babelfish') IS NOT NULL THEN CAST(LEN(@v + N'x') AS bigint) - 1
+        ELSE CAST(DATALENGTH(@v) AS bigint) / 2
+    END;
+END;
+GO
+
 -- Free text (a tag, an idempotency or group key): 1-@max UTF-16 units, not blank (Java's
 -- isBlank), no control characters (Java's isISOControl).
 CREATE PROCEDURE readpast_check_text
@@ -69,7 +83,7 @@ BEGIN
         THROW 50400, @message, 1;
     END;
     IF @value COLLATE Latin1_General_BIN2 NOT LIKE N'%[^' + @blank + N']%'
-        OR DATALENGTH(@value) / 2 > @max_length
+        OR dbo.readpast_text_units(@value) > @max_length
         OR CHARINDEX(NCHAR(0) COLLATE Latin1_General_BIN2, @value COLLATE Latin1_General_BIN2) > 0
         OR @value COLLATE Latin1_General_BIN2 LIKE N'%[' + NCHAR(1) + N'-' + NCHAR(31) + NCHAR(127) + N'-'
             + NCHAR(159) + N']%'
@@ -103,7 +117,8 @@ BEGIN
     DECLARE @rest nvarchar(max);
     DECLARE @offset nvarchar(10);
     DECLARE @local nvarchar(max);
-    DECLARE @dto datetimeoffset(7);
+    DECLARE @local_time datetime2(7);
+    DECLARE @offset_minutes int;
     SET @t = NULL;
     IF @raw IS NULL
     BEGIN
@@ -130,7 +145,7 @@ BEGIN
         SET @offset = N'+00:00';
         SET @local = LEFT(@rest, LEN(@rest) - 1);
     END;
-    ELSE IF RIGHT(@rest, 6) COLLATE Latin1_General_BIN2 LIKE N'[+-][01][0-9]:[0-5][0-9]' AND SUBSTRING(RIGHT(@rest, 6), 2, 2) <= N'15'
+    ELSE IF RIGHT(@rest, 6) COLLATE Latin1_General_BIN2 LIKE N'[-+][01][0-9]:[0-5][0-9]' AND SUBSTRING(RIGHT(@rest, 6), 2, 2) <= N'15'
     BEGIN
         SET @offset = RIGHT(@rest, 6);
         SET @local = LEFT(@rest, LEN(@rest) - 6);
@@ -153,29 +168,33 @@ BEGIN
     IF @sign IS NOT NULL OR @year < N'1970'
     BEGIN
         -- a valid instant outside what both engines store
-        IF TRY_CONVERT(date, N'2000-' + LEFT(@local, 5), 23) IS NULL
+        IF TRY_CAST(N'2000-' + LEFT(@local, 5) AS date) IS NULL
         BEGIN
             THROW 50400, @parse_error, 1;
         END;
         THROW 50400, @range_error, 1;
     END;
-    IF TRY_CONVERT(date, @year + N'-' + LEFT(@local, 5), 23) IS NULL
+    IF TRY_CAST(@year + N'-' + LEFT(@local, 5) AS date) IS NULL
     BEGIN
         THROW 50400, @parse_error, 1;
     END;
-    SET @dto = TRY_CAST(@year + N'-' + LEFT(@local, 11)
+    -- the local time, then the offset taken off (no datetimeoffset: Babelfish cannot cast ISO
+    -- text to it); seven fraction digits at most, as datetime2 keeps
+    SET @local_time = TRY_CAST(@year + N'-' + LEFT(@local, 11)
         + CASE WHEN LEN(@local) >= 14 THEN SUBSTRING(@local, 12, 3) ELSE N':00' END
-        + CASE WHEN LEN(@local) > 15 THEN LEFT(SUBSTRING(@local, 15, 20), 8) ELSE N'' END
-        + CASE WHEN SUBSTRING(@offset, 2, 2) > N'14' THEN N'+99:99' ELSE @offset END AS datetimeoffset(7));
-    IF @dto IS NULL
+        + CASE WHEN LEN(@local) > 15 THEN LEFT(SUBSTRING(@local, 15, 20), 8) ELSE N'' END AS datetime2(7));
+    IF @local_time IS NULL
     BEGIN
         THROW 50400, @parse_error, 1;
     END;
-    IF @year = N'9999' AND LEFT(@offset, 1) = N'-' AND LEFT(@local, 5) = N'12-31'
+    SET @offset_minutes = CASE LEFT(@offset, 1) WHEN N'-' THEN -1 ELSE 1 END
+        * (CAST(SUBSTRING(@offset, 2, 2) AS int) * 60 + CAST(SUBSTRING(@offset, 5, 2) AS int));
+    -- past 9999-12-31T23:59:59Z once the offset is taken off (checked before DATEADD overflows)
+    IF @offset_minutes < 0 AND @local_time > DATEADD(MINUTE, @offset_minutes, CAST('9999-12-31T23:59:59' AS datetime2(7)))
     BEGIN
         THROW 50400, @range_error, 1;
     END;
-    SET @t = CAST(SWITCHOFFSET(@dto, N'+00:00') AS datetime2(6));
+    SET @t = CAST(DATEADD(MINUTE, -@offset_minutes, @local_time) AS datetime2(6));
     IF @t < '1970-01-01T00:00:00' OR @t > '9999-12-31T23:59:59'
     BEGIN
         THROW 50400, @range_error, 1;
@@ -198,6 +217,7 @@ BEGIN
     DECLARE @after nvarchar(max);
     DECLARE @end int;
     DECLARE @authority nvarchar(max);
+    DECLARE @rest_url nvarchar(max);
     DECLARE @tail nvarchar(max);
     DECLARE @host nvarchar(max);
     DECLARE @port nvarchar(max);
@@ -218,7 +238,7 @@ BEGIN
             N'(set READPAST_WEBHOOK_SECRET).');
         THROW 50400, @message, 1;
     END;
-    IF @u = N'' OR DATALENGTH(@u) / 2 > 2000
+    IF DATALENGTH(@u) = 0 OR dbo.readpast_text_units(@u) > 2000
         OR CHARINDEX(NCHAR(0) COLLATE Latin1_General_BIN2, @u COLLATE Latin1_General_BIN2) > 0
         OR @u COLLATE Latin1_General_BIN2 LIKE N'%[' + NCHAR(1) + N'-' + NCHAR(32) + NCHAR(127) + N']%'
     BEGIN
@@ -245,14 +265,18 @@ BEGIN
     -- scheme ":" ["//" authority] path ["?" query] ["#" fragment]
     SET @colon = CHARINDEX(N':', @u);
     SET @scheme = CASE
-        WHEN @colon > 1 AND LEFT(@u, @colon - 1) COLLATE Latin1_General_BIN2 NOT LIKE N'%[^A-Za-z0-9+.-]%'
+        WHEN @colon > 1 AND LEFT(@u, @colon - 1) COLLATE Latin1_General_BIN2 NOT LIKE N'%[^-A-Za-z0-9+.]%'
             AND LEFT(@u, 1) COLLATE Latin1_General_BIN2 LIKE N'[A-Za-z]'
             THEN LEFT(@u, @colon - 1)
     END;
     SET @after = CASE WHEN @scheme IS NULL THEN @u ELSE SUBSTRING(@u, @colon + 1, 4000) END;
     IF LEFT(@after, 2) = N'//'
     BEGIN
-        SET @end = PATINDEX(N'%[/?#]%', SUBSTRING(@after, 3, 4000));
+        -- the first of / ? # after the authority's start (no PATINDEX class: Babelfish's fails)
+        SET @rest_url = SUBSTRING(@after, 3, 4000);
+        SET @end = (SELECT MIN(p.at) FROM (VALUES (CHARINDEX(N'/', @rest_url)), (CHARINDEX(N'?', @rest_url)),
+            (CHARINDEX(N'#', @rest_url))) AS p (at) WHERE p.at > 0);
+        SET @end = COALESCE(@end, 0);
         SET @authority = CASE WHEN @end = 0 THEN SUBSTRING(@after, 3, 4000) ELSE SUBSTRING(@after, 3, @end - 1) END;
         SET @tail = CASE WHEN @end = 0 THEN N'' ELSE SUBSTRING(@after, 2 + @end, 4000) END;
     END;
@@ -314,7 +338,7 @@ BEGIN
                 SET @label_text = SUBSTRING(@label_text, @dot + 1, 4000);
             END;
         END;
-        IF @ok = 0 AND @host <> N'' AND @host COLLATE Latin1_General_BIN2 NOT LIKE N'%[^A-Za-z0-9.-]%'
+        IF @ok = 0 AND @host <> N'' AND @host COLLATE Latin1_General_BIN2 NOT LIKE N'%[^-A-Za-z0-9.]%'
         BEGIN
             SET @ok = 1;
             SET @label_text = CASE WHEN RIGHT(@host, 1) = N'.' THEN @host ELSE @host + N'.' END;
@@ -430,24 +454,24 @@ BEGIN
     SET @id = NULL;
     SET @created = 0;
 
-    IF @queue IS NULL OR @queue = N''
+    IF @queue IS NULL OR DATALENGTH(@queue) = 0
     BEGIN
         SET @message = CONCAT(@label, N'''queue'' is required.');
         THROW 50400, @message, 1;
     END;
-    IF DATALENGTH(@queue) / 2 > 200 OR @queue COLLATE Latin1_General_BIN2 LIKE N'%[^A-Za-z0-9._:-]%'
+    IF dbo.readpast_text_units(@queue) > 200 OR @queue COLLATE Latin1_General_BIN2 LIKE N'%[^-A-Za-z0-9._:]%'
         OR LEFT(@queue, 1) COLLATE Latin1_General_BIN2 NOT LIKE N'[A-Za-z0-9]'
     BEGIN
         SET @message = CONCAT(@label, N'''queue'' must be 1-200 characters of letters, digits and . _ : - ',
             N'(starting with a letter or digit).');
         THROW 50400, @message, 1;
     END;
-    IF @type IS NULL OR @type = N''
+    IF @type IS NULL OR DATALENGTH(@type) = 0
     BEGIN
         SET @message = CONCAT(@label, N'''type'' is required.');
         THROW 50400, @message, 1;
     END;
-    IF DATALENGTH(@type) / 2 > 200 OR @type COLLATE Latin1_General_BIN2 LIKE N'%[^A-Za-z0-9._:/$-]%'
+    IF dbo.readpast_text_units(@type) > 200 OR @type COLLATE Latin1_General_BIN2 LIKE N'%[^-A-Za-z0-9._:/$]%'
         OR LEFT(@type, 1) COLLATE Latin1_General_BIN2 NOT LIKE N'[A-Za-z0-9_]'
     BEGIN
         SET @message = CONCAT(@label, N'''type'' must be 1-200 characters of letters, digits and . _ : / $ - ',
@@ -460,10 +484,11 @@ BEGIN
         SET @message = CONCAT(@label, N'''payload'' must be one JSON value.');
         THROW 50400, @message, 1;
     END;
-    -- bytes of UTF-8, as POST /jobs counts: at least one per UTF-16 unit, at most three; counted
-    -- exactly in between through a UTF-8 collation (SQL Server 2019 and later; before, and on
-    -- Babelfish, the units are counted: docs/sql-enqueue.md)
-    SET @payload_bytes = DATALENGTH(@payload) / 2;
+    -- bytes of UTF-8, as POST /jobs counts. Babelfish stores UTF-8: DATALENGTH is that. SQL
+    -- Server: at least one byte per UTF-16 unit, at most three; counted exactly in between
+    -- through a UTF-8 collation (2019 and later; 2016 and 2017 count the units: docs/sql-enqueue.md)
+    SET @payload_bytes = CASE WHEN SERVERPROPERTY('babelfish') IS NOT NULL THEN DATALENGTH(@payload)
+        ELSE DATALENGTH(@payload) / 2 END;
     IF @payload_bytes <= @payload_max AND @payload_bytes * 3 > @payload_max AND SERVERPROPERTY('babelfish') IS NULL
         AND CAST(SERVERPROPERTY('ProductMajorVersion') AS int) >= 15
     BEGIN
@@ -544,7 +569,7 @@ BEGIN
     END;
     IF @expires IS NOT NULL AND @expires <= @now
     BEGIN
-        SET @message = CONCAT(@label, N'''expiresAt'' (', CONVERT(varchar(19), @expires, 126),
+        SET @message = CONCAT(@label, N'''expiresAt'' (', REPLACE(CONVERT(varchar(19), @expires, 126), ' ', 'T'),
             CASE
                 WHEN DATEPART(MICROSECOND, @expires) = 0 THEN ''
                 WHEN DATEPART(MICROSECOND, @expires) % 1000 = 0
@@ -585,7 +610,6 @@ BEGIN
         ELSE LTRIM(RTRIM(@tracestate))
     END;
 
-    SET @due = COALESCE(@run, DATEADD(SECOND, CAST(COALESCE(@delay_seconds, 0) AS int), @now));
     -- a transaction of its own only when the caller has none and none will start implicitly
     -- (IMPLICIT_TRANSACTIONS, as mssql-jdbc runs with autocommit off: then the caller's begins here)
     IF @@TRANCOUNT = 0 AND (@@OPTIONS & 2) = 0
@@ -615,14 +639,24 @@ BEGIN
         END;
         ELSE
         BEGIN
-            SET @hash = HASHBYTES('SHA2_256', CAST(@queue + NCHAR(31) + @type + NCHAR(31) + @payload AS varbinary(max)));
-            SET @unique = N't:';
-            SET @i = 1;
-            WHILE @i <= 32
+            -- SHA-256 in hex on SQL Server; Babelfish cannot print or slice a varbinary, so there
+            -- four salted SHA-256s each give the 64 bits a cast to bigint takes (self-consistent
+            -- per engine: only this engine's SQL enqueue computes 't:' keys)
+            IF SERVERPROPERTY('babelfish') IS NULL
             BEGIN
-                SET @unique = @unique + SUBSTRING(N'0123456789abcdef', CAST(SUBSTRING(@hash, @i, 1) AS int) / 16 + 1, 1)
-                    + SUBSTRING(N'0123456789abcdef', CAST(SUBSTRING(@hash, @i, 1) AS int) % 16 + 1, 1);
-                SET @i = @i + 1;
+                SET @hash = HASHBYTES('SHA2_256', CAST(@queue + NCHAR(31) + @type + NCHAR(31) + @payload AS varbinary(max)));
+                SET @unique = N't:' + LOWER(CONVERT(nvarchar(64), @hash, 2));
+            END;
+            ELSE
+            BEGIN
+                SET @unique = N't:';
+                SET @i = 1;
+                WHILE @i <= 4
+                BEGIN
+                    SET @unique = @unique + CAST(CAST(HASHBYTES('SHA2_256', CAST(CAST(@i AS nvarchar(1)) + NCHAR(31) + @queue
+                        + NCHAR(31) + @type + NCHAR(31) + @payload AS varbinary(max))) AS bigint) AS nvarchar(20)) + N'.';
+                    SET @i = @i + 1;
+                END;
             END;
         END;
         SET @until = DATEADD(SECOND, CAST(@unique_for AS int), SYSUTCDATETIME());
@@ -697,6 +731,9 @@ BEGIN
     BEGIN
         EXEC readpast_next_group_seq @v = @group_seq OUTPUT;
     END;
+    -- due: @run_at, else now (after the locks were granted, as POST /jobs's insert sees it) plus the delay
+    SET @now = SYSUTCDATETIME();
+    SET @due = COALESCE(@run, DATEADD(SECOND, CAST(COALESCE(@delay_seconds, 0) AS int), @now));
     -- the idempotency key's range stays locked to the end of the transaction, so a racing
     -- enqueue with the same key waits here and then finds this job (the filtered unique index
     -- serves the seek: the literal IS NOT NULL)
@@ -784,10 +821,13 @@ AS
 BEGIN
     SET NOCOUNT ON;
     DECLARE @created bit;
-    DECLARE @run_text nvarchar(40) = CONVERT(nvarchar(33), CAST(SWITCHOFFSET(@run_at, N'+00:00') AS datetime2(7)), 126)
-        + N'Z';
-    DECLARE @expires_text nvarchar(40) = CONVERT(nvarchar(33),
-        CAST(SWITCHOFFSET(@expires_at, N'+00:00') AS datetime2(7)), 126) + N'Z';
+    -- as ISO-8601 UTC text, as a POST /jobs body gives it
+    DECLARE @run_text nvarchar(40) = CASE WHEN @run_at IS NOT NULL
+        THEN REPLACE(CONVERT(nvarchar(19), CAST(SWITCHOFFSET(@run_at, 0) AS datetime2(7)), 126), N' ', N'T') + N'.'
+            + RIGHT(N'000000' + CAST(DATEPART(MICROSECOND, @run_at) AS nvarchar(7)), 6) + N'Z' END;
+    DECLARE @expires_text nvarchar(40) = CASE WHEN @expires_at IS NOT NULL
+        THEN REPLACE(CONVERT(nvarchar(19), CAST(SWITCHOFFSET(@expires_at, 0) AS datetime2(7)), 126), N' ', N'T') + N'.'
+            + RIGHT(N'000000' + CAST(DATEPART(MICROSECOND, @expires_at) AS nvarchar(7)), 6) + N'Z' END;
     EXEC readpast_enqueue_item
         @label = N'', @queue = @queue, @type = @type, @payload = @payload, @priority = @priority,
         @delay_seconds = @delay_seconds, @run_at = @run_text, @tags = @tags, @max_attempts = @max_attempts,
@@ -838,6 +878,11 @@ BEGIN
     DECLARE @f TABLE (k nvarchar(4000) NOT NULL, v nvarchar(max) NULL, t int NOT NULL);
     DECLARE @out TABLE (job_position int NOT NULL PRIMARY KEY, job_id bigint NOT NULL, created bit NOT NULL);
 
+    -- Babelfish's JSON functions cannot read an escaped NUL (\u0000) either: refused as on PostgreSQL
+    IF SERVERPROPERTY('babelfish') IS NOT NULL AND CHARINDEX(N'\u0000', @jobs) > 0
+    BEGIN
+        THROW 50400, N'A string holds \u0000 (NUL), which PostgreSQL''s JSON functions cannot read: the SQL enqueue takes none (POST /jobs takes it in a payload).', 1;
+    END;
     IF ISJSON(@jobs) = 1 AND LEFT(LTRIM(@jobs), 1) = N'['
     BEGIN
         INSERT INTO @items (k, v, t)
@@ -898,7 +943,7 @@ BEGIN
         SET @bad = (
             SELECT TOP (1) x.k FROM @f AS x
             WHERE x.k IN (N'priority', N'maxAttempts', N'delaySeconds', N'uniqueFor') AND x.t <> 0
-                AND (x.t <> 2 OR x.v COLLATE Latin1_General_BIN2 LIKE N'%[^0-9-]%' OR x.v LIKE N'_%-%' OR x.v IN (N'', N'-')
+                AND (x.t <> 2 OR x.v COLLATE Latin1_General_BIN2 LIKE N'%[^-0-9]%' OR x.v LIKE N'_%-%' OR x.v IN (N'', N'-')
                     OR x.v LIKE N'0_%' OR x.v LIKE N'-0_%' OR LEN(x.v) > 20
                     OR TRY_CAST(x.v AS decimal(20, 0)) NOT BETWEEN
                         CASE WHEN x.k IN (N'priority', N'maxAttempts') THEN -2147483648 ELSE -9223372036854775808 END

@@ -115,7 +115,31 @@ public class Driver {
             System.out.printf(Locale.ROOT, "RESULT warmup rounds=%d jobs=%d seconds=%.1f jit_share_last_round=%.3f%n", rounds,
                     (long) rounds * warmup, (System.nanoTime() - w0) / 1e9, jit);
         }
+        int keys = intOpt("keys", 0);
+        if (keys > 0) {
+            // a fair queue (round-robin between the jobs' fairness keys), set before its jobs come
+            HttpRequest put = HttpRequest.newBuilder(URI.create(base + "/queues/" + queue))
+                    .header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"fairness\":\"round-robin\"}")).build();
+            HttpResponse<String> r = http.send(put, HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("PUT /queues/" + queue + " -> " + r.statusCode() + ": " + r.body());
+            }
+        }
         round("timed", queue, n);
+    }
+
+    /** A POST /jobs/batch body of {@code size} noop jobs; with {@code keys} > 0, job i has the key "k" + (i mod keys). */
+    static String items(String queue, int size, int first, int keys) {
+        StringBuilder sb = new StringBuilder("{\"jobs\":[");
+        for (int i = 0; i < size; i++) {
+            sb.append(i == 0 ? "" : ",").append("{\"queue\":\"").append(queue).append("\",\"type\":\"noop\",\"payload\":{}");
+            if (keys > 0) {
+                sb.append(",\"fairnessKey\":\"k").append((first + i) % keys).append('"');
+            }
+            sb.append('}');
+        }
+        return sb.append("]}").toString();
     }
 
     /** One enqueue-and-drain round; returns the JIT compiler threads' share of the broker's drain CPU. */
@@ -140,14 +164,11 @@ public class Driver {
             int c;
             while ((c = nextChunk.getAndIncrement()) < chunks) {
                 int size = Math.min(chunk, n - c * chunk);
-                String body = bodies.computeIfAbsent(size, s -> {
-                    StringBuilder sb = new StringBuilder("{\"jobs\":[");
-                    for (int i = 0; i < s; i++) {
-                        sb.append(i == 0 ? "" : ",").append("{\"queue\":\"").append(queue)
-                                .append("\",\"type\":\"noop\",\"payload\":{}}");
-                    }
-                    return sb.append("]}").toString();
-                });
+                int keys = intOpt("keys", 0);
+                int first = c * chunk;
+                // with --keys K, job i carries the fairness key "k" + (i mod K): K keys, evenly
+                String body = keys > 0 ? items(queue, size, first, keys) : bodies.computeIfAbsent(size,
+                        s -> items(queue, s, 0, 0));
                 long s0 = System.nanoTime();
                 JsonNode r = post("/jobs/batch", body, 200);
                 batchNs.add(System.nanoTime() - s0);

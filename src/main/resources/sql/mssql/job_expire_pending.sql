@@ -34,13 +34,13 @@ WHERE j.status IN (0, 6)
 INSERT INTO readpast_job_dead (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 4, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, N'expired: not started before its expiresAt',
     NULL, m.created_by, m.modified_by, m.created_at, m.started_at, SYSUTCDATETIME(),
-    SYSUTCDATETIME(), NULL, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate
+    SYSUTCDATETIME(), NULL, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key
 FROM @moved AS m;
 
 -- include: moved_job_webhook.sql

@@ -11,7 +11,7 @@ SELECT
     j.lease_expires_at, j.heartbeat_at, j.progress, j.cancel_requested, j.last_error, j.errors,
     CAST(NULL AS nvarchar(max)) AS result, j.created_by, j.modified_by, j.created_at,
     j.started_at, j.updated_at, CAST(NULL AS datetime2(6)) AS finished_at,
-    q.backoff_base_ms, q.backoff_cap_ms, j.webhook_url, j.expires_at, j.group_key, j.traceparent, j.tracestate
+    q.backoff_base_ms, q.backoff_cap_ms, j.webhook_url, j.expires_at, j.group_key, j.traceparent, j.tracestate, j.fairness_key
 FROM readpast_job AS j
 LEFT JOIN readpast_queue AS q ON j.queue = q.name
 WHERE j.id = @id
@@ -20,7 +20,7 @@ SELECT
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, lease_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
     last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
-    CAST(NULL AS bigint), CAST(NULL AS bigint), webhook_url, CAST(NULL AS datetime2(6)), group_key, traceparent, tracestate
+    CAST(NULL AS bigint), CAST(NULL AS bigint), webhook_url, CAST(NULL AS datetime2(6)), group_key, traceparent, tracestate, fairness_key
 FROM readpast_job_archive
 WHERE id = @id
 UNION ALL
@@ -28,6 +28,6 @@ SELECT
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, lease_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
     last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
-    CAST(NULL AS bigint), CAST(NULL AS bigint), webhook_url, CAST(NULL AS datetime2(6)), group_key, traceparent, tracestate
+    CAST(NULL AS bigint), CAST(NULL AS bigint), webhook_url, CAST(NULL AS datetime2(6)), group_key, traceparent, tracestate, fairness_key
 FROM readpast_job_dead
 WHERE id = @id;

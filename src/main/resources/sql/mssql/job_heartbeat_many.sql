@@ -1,8 +1,9 @@
 -- Extends many leases in one batch (POST /jobs/heartbeat), each as job_heartbeat does: the
 -- first heartbeat moves LEASED to PROCESSING. @items is a JSON array of {"id": number,
 -- "lease_id": UUID string, "lease_seconds": integer or null (keep the current length),
--- "progress": JSON text or null (keep the previous one)}. The items are parsed into a table
--- variable first (progress through OPENJSON, whose value is nvarchar(max): JSON_VALUE would cut
+-- "progress": a JSON object or null (keep the previous one)}. The items are parsed into a table
+-- variable first (progress through OPENJSON, whose value for an object is its JSON text as
+-- written, also on Babelfish, and nvarchar(max): JSON_VALUE would cut
 -- a long one to NULL); an id or lease id that does not convert matches nothing, and an item
 -- repeated with the same id and lease id counts once (the first one). The held rows are
 -- updated through primary-key seeks (FORCESEEK), each row locked as it is updated (ROWLOCK):

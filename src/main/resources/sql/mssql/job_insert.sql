@@ -44,7 +44,7 @@ END;
 
 INSERT INTO readpast_job (
     queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
-    created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate
+    created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate, fairness_key
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -66,7 +66,9 @@ SELECT
     @group_seq,
     -- the enqueue's W3C trace context (checked by the broker; null: none)
     @traceparent,
-    @tracestate
+    @tracestate,
+    -- the job's fairness key (fair queues serve keys in turn; null: none)
+    COALESCE(@fairness_key, CASE WHEN q.fair = 1 THEN N'' END)
 FROM (SELECT 1 AS one) AS o
 LEFT JOIN readpast_queue AS q ON q.name = @queue
 WHERE @idempotency_key IS NULL

@@ -3,7 +3,7 @@
 -- "idempotency_key", "priority", "max_attempts" (null: the queue's, else
 -- "default_max_attempts"), "run_at" (ISO-8601 UTC, e.g. 2030-01-01T12:00:00.123456Z, or
 -- null), "delay_ms", "created_by", "webhook_url" (or null), "expires_at" (as run_at, or null),
--- "traceparent" and "tracestate" (the W3C trace context the broker checked, or null)}.
+-- "traceparent" and "tracestate" (the W3C trace context the broker checked, or null), "fairness_key"}.
 -- Returns the inserted rows, each with "ord", its position
 -- in @jobs (from 1), in item order.
 -- The items are parsed into a table variable (keys and queue names in the columns' binary
@@ -40,6 +40,7 @@ DECLARE @item TABLE (
     expires_at datetime2(6) NULL,
     traceparent varchar(55) NULL,
     tracestate varchar(512) NULL,
+    fairness_key nvarchar(200) NULL,
     due_at datetime2(6) NULL
 );
 DECLARE @missing TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY);
@@ -47,7 +48,7 @@ DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
 
 INSERT INTO @item (
     ord, queue, type, payload, tags, idempotency_key, priority, max_attempts,
-    default_max_attempts, run_at, delay_ms, created_by, webhook_url, expires_at, traceparent, tracestate
+    default_max_attempts, run_at, delay_ms, created_by, webhook_url, expires_at, traceparent, tracestate, fairness_key
 )
 SELECT
     CAST(o.[key] AS int) + 1,
@@ -65,7 +66,8 @@ SELECT
     f.webhook_url,
     CAST(CAST(f.expires_at AS datetimeoffset(7)) AS datetime2(6)),
     CAST(f.traceparent AS varchar(55)),
-    CAST(f.tracestate AS varchar(512))
+    CAST(f.tracestate AS varchar(512)),
+    f.fairness_key
 FROM OPENJSON(@jobs) AS o
 CROSS APPLY (
     SELECT
@@ -83,7 +85,8 @@ CROSS APPLY (
         MAX(CASE WHEN p.[key] = N'webhook_url' THEN p.value END) AS webhook_url,
         MAX(CASE WHEN p.[key] = N'expires_at' THEN p.value END) AS expires_at,
         MAX(CASE WHEN p.[key] = N'traceparent' THEN p.value END) AS traceparent,
-        MAX(CASE WHEN p.[key] = N'tracestate' THEN p.value END) AS tracestate
+        MAX(CASE WHEN p.[key] = N'tracestate' THEN p.value END) AS tracestate,
+        MAX(CASE WHEN p.[key] = N'fairness_key' THEN p.value END) AS fairness_key
     FROM OPENJSON(o.value) AS p
 ) AS f;
 
@@ -127,7 +130,7 @@ END;
 
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
-    created_by, modified_by, webhook_url, expires_at, traceparent, tracestate
+    created_by, modified_by, webhook_url, expires_at, traceparent, tracestate, fairness_key
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -146,7 +149,8 @@ SELECT
     i.webhook_url,
     i.expires_at,
     i.traceparent,
-    i.tracestate
+    i.tracestate,
+    COALESCE(i.fairness_key, CASE WHEN q.fair = 1 THEN N'' END)
 FROM @item AS i
 LEFT JOIN readpast_queue AS q ON q.name = i.queue
 WHERE i.idempotency_key IS NULL

@@ -18,7 +18,7 @@ FROM (
             j.heartbeat_at, j.progress, j.cancel_requested, j.last_error,
             CAST(NULL AS nvarchar(max)) AS result, j.created_by, j.modified_by, j.created_at,
             j.started_at, j.updated_at, CAST(NULL AS datetime2(6)) AS finished_at, j.webhook_url,
-            j.expires_at, j.group_key, j.traceparent, j.tracestate
+            j.expires_at, j.group_key, j.traceparent, j.tracestate, j.fairness_key
         FROM readpast_job AS j
         WHERE (@after IS NULL OR j.id < @after)
             AND (@queue IS NULL OR j.queue = @queue)
@@ -51,7 +51,7 @@ FROM (
             CAST(NULL AS datetime2(6)) AS heartbeat_at, a.progress,
             CAST(0 AS bit) AS cancel_requested, a.last_error, a.result, a.created_by,
             a.modified_by, a.created_at, a.started_at, a.updated_at, a.finished_at, a.webhook_url,
-            CAST(NULL AS datetime2(6)) AS expires_at, a.group_key, a.traceparent, a.tracestate
+            CAST(NULL AS datetime2(6)) AS expires_at, a.group_key, a.traceparent, a.tracestate, a.fairness_key
         FROM readpast_job_archive AS a
         WHERE (@after IS NULL OR a.id < @after)
             AND (@queue IS NULL OR a.queue = @queue)
@@ -84,7 +84,7 @@ FROM (
             CAST(NULL AS datetime2(6)) AS heartbeat_at, d.progress,
             CAST(0 AS bit) AS cancel_requested, d.last_error, d.result, d.created_by,
             d.modified_by, d.created_at, d.started_at, d.updated_at, d.finished_at, d.webhook_url,
-            CAST(NULL AS datetime2(6)) AS expires_at, d.group_key, d.traceparent, d.tracestate
+            CAST(NULL AS datetime2(6)) AS expires_at, d.group_key, d.traceparent, d.tracestate, d.fairness_key
         FROM readpast_job_dead AS d
         WHERE (@after IS NULL OR d.id < @after)
             AND (@queue IS NULL OR d.queue = @queue)

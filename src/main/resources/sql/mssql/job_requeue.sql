@@ -26,7 +26,8 @@ DECLARE @source TABLE (
     webhook_url nvarchar(2000) NULL,
     group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
     traceparent varchar(55) NULL,
-    tracestate varchar(512) NULL
+    tracestate varchar(512) NULL,
+    fairness_key nvarchar(200) NULL
 );
 
 DECLARE @group_key nvarchar(200);
@@ -39,11 +40,11 @@ OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
     deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key,
-    deleted.traceparent, deleted.tracestate
+    deleted.traceparent, deleted.tracestate, deleted.fairness_key
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate
+    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key
 )
 WHERE id = @id;
 
@@ -52,11 +53,11 @@ OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
     deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key,
-    deleted.traceparent, deleted.tracestate
+    deleted.traceparent, deleted.tracestate, deleted.fairness_key
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate
+    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key
 )
 WHERE id = @id
     AND status = 5;
@@ -67,7 +68,7 @@ SELECT @group_key = s.group_key FROM @source AS s;
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, last_error, errors, created_by, modified_by, created_at, updated_at, webhook_url, group_key,
-    group_seq, traceparent, tracestate
+    group_seq, traceparent, tracestate, fairness_key
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -75,7 +76,7 @@ SELECT
     s.priority, 0, 0, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.errors, s.created_by,
     @modified_by, s.created_at, SYSUTCDATETIME(), s.webhook_url, s.group_key,
     CASE WHEN s.group_key IS NULL THEN NULL ELSE @group_seq END,
-    s.traceparent, s.tracestate
+    s.traceparent, s.tracestate, s.fairness_key
 FROM @source AS s;
 
 SELECT j.*

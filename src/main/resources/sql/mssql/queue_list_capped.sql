@@ -10,4 +10,5 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 SELECT q.name
 FROM readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
 WHERE q.max_workers IS NOT NULL
-    OR q.rate_limit IS NOT NULL;
+    OR q.rate_limit IS NOT NULL
+    OR q.fair = 1;

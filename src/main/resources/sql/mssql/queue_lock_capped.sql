@@ -27,7 +27,7 @@ DECLARE @due TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL 
 INSERT INTO @due (name)
 SELECT q.name
 FROM readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
-WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL)
+WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.fair = 1)
     AND q.paused = 0
     AND q.active = 1
     AND (

@@ -16,6 +16,10 @@ SET
     webhook_url = @webhook_url,
     rate_limit = @rate_limit,
     rate_period_ms = @rate_period_ms,
+    fair = @fair,
+    key_max_workers = @key_max_workers,
+    key_rate_limit = @key_rate_limit,
+    key_rate_period_ms = @key_rate_period_ms,
     updated_at = SYSUTCDATETIME()
 WHERE name = @name;
 
@@ -23,12 +27,14 @@ IF @@ROWCOUNT = 0
 BEGIN
     INSERT INTO readpast_queue (
         name, max_workers, paused, active, lease_seconds, max_attempts, backoff_base_ms,
-        backoff_cap_ms, webhook_url, rate_limit, rate_period_ms, updated_at
+        backoff_cap_ms, webhook_url, rate_limit, rate_period_ms, fair, key_max_workers, key_rate_limit,
+        key_rate_period_ms, updated_at
     )
     VALUES (
         @name, @max_workers, @paused, @active, @lease_seconds,
         @max_attempts, @backoff_base_ms, @backoff_cap_ms, @webhook_url,
-        @rate_limit, @rate_period_ms, SYSUTCDATETIME()
+        @rate_limit, @rate_period_ms, @fair, @key_max_workers, @key_rate_limit,
+        @key_rate_period_ms, SYSUTCDATETIME()
     );
 END;
 

@@ -36,11 +36,11 @@ archived AS (
     INSERT INTO readpast_job_archive (
         id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
         due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-        started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate
+        started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
     )
     SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
            due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by),
-           created_at, started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate
+           created_at, started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
     FROM moved
     RETURNING id, queue, lease_id
 ),
@@ -59,6 +59,7 @@ eligible AS (
       AND q.active
       AND q.max_workers IS NULL
       AND q.rate_limit IS NULL -- rate-limited queues are claimed under their queue lock
+      AND NOT q.fair -- as are fair queues (job_claim_fair)
       AND (CAST(:queues AS jsonb) IS NULL
            OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))
 ),

@@ -8,10 +8,10 @@ WITH moved AS (
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, errors, webhook_url, group_key, traceparent, tracestate
+    started_at, updated_at, finished_at, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 5, attempt, max_attempts,
        due_at, worker_id, progress, last_error, NULL, created_by, :modified_by, created_at,
-       started_at, now(), now(), errors, webhook_url, group_key, traceparent, tracestate
+       started_at, now(), now(), errors, webhook_url, group_key, traceparent, tracestate, fairness_key
 FROM moved
 RETURNING *

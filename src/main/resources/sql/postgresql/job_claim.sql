@@ -35,6 +35,8 @@ WITH eligible AS (
     FROM readpast_queue AS q
     WHERE NOT q.paused
       AND q.active
+      -- a fair queue is claimed by job_claim_fair alone, under its lock
+      AND NOT q.fair
       AND ((q.max_workers IS NULL AND q.rate_limit IS NULL)
            OR q.name IN (SELECT jsonb_array_elements_text(CAST(:locked_queues AS jsonb))))
       AND (CAST(:queues AS jsonb) IS NULL

@@ -2,7 +2,8 @@
 -- Extends many leases in one statement (POST /jobs/heartbeat), each as job_heartbeat does: the
 -- first heartbeat moves LEASED to PROCESSING. :items is a JSON array of {"id": number,
 -- "lease_id": UUID string, "lease_seconds": integer or null (keep the current length),
--- "progress": JSON text or null (keep the previous one)}. Only rows whose lease is held change;
+-- "progress": a JSON object or null (keep the previous one), stored as its text}. Only rows
+-- whose lease is held change;
 -- an item repeated with the same id and lease id counts once (the first one). The rows are
 -- locked in id order, so that two batches over the same jobs never wait on each other in a
 -- cycle. Returns id, lease_id, lease_expires_at and cancel_requested of each extended lease.

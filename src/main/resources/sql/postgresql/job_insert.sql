@@ -10,7 +10,7 @@ WITH new_queue AS (
 )
 INSERT INTO readpast_job (
     queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
-    created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate
+    created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate, fairness_key
 )
 SELECT
     :queue, :type, :payload, :tags, :idempotency_key, :priority,
@@ -22,7 +22,9 @@ SELECT
     -- a grouped job's place in its group (the caller holds the group's lock, job_group_lock)
     CASE WHEN CAST(:group_key AS varchar(200)) IS NULL THEN NULL ELSE nextval('readpast_job_group_seq') END,
     -- the enqueue's W3C trace context (checked by the broker; null: none)
-    CAST(:traceparent AS varchar(55)), CAST(:tracestate AS varchar(512))
+    CAST(:traceparent AS varchar(55)), CAST(:tracestate AS varchar(512)),
+    -- the job's fairness key (fair queues serve keys in turn; null: none)
+    COALESCE(CAST(:fairness_key AS varchar(200)), CASE WHEN q.fair THEN '' END)
 FROM (SELECT COALESCE(CAST(:run_at AS timestamptz),
                      now() + CAST(:delay_ms AS bigint) * interval '1 millisecond') AS due_at) AS d
 LEFT JOIN readpast_queue AS q ON q.name = :queue

@@ -15,11 +15,11 @@ source AS (
 )
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, last_error, errors, created_by, modified_by, created_at, updated_at, webhook_url, group_key, traceparent, tracestate,
+    due_at, last_error, errors, created_by, modified_by, created_at, updated_at, webhook_url, group_key, traceparent, tracestate, fairness_key,
     group_seq
 )
 SELECT id, queue, type, COALESCE(:payload, payload), tags, idempotency_key, priority, 0, 0,
-       max_attempts, now(), last_error, errors, created_by, :modified_by, created_at, now(), webhook_url, group_key, traceparent, tracestate,
+       max_attempts, now(), last_error, errors, created_by, :modified_by, created_at, now(), webhook_url, group_key, traceparent, tracestate, fairness_key,
        CASE WHEN group_key IS NULL THEN NULL ELSE nextval('readpast_job_group_seq') END
 FROM source
 RETURNING *

@@ -5,3 +5,4 @@ SELECT q.name
 FROM readpast_queue AS q
 WHERE q.max_workers IS NOT NULL
    OR q.rate_limit IS NOT NULL -- rate-limited queues are claimed under their lock too
+   OR q.fair -- and fair ones (job_claim_fair)

@@ -1,12 +1,14 @@
 -- PUT /queues/{name}: create or replace the queue's settings.
 INSERT INTO readpast_queue (
     name, max_workers, paused, active, lease_seconds, max_attempts, backoff_base_ms,
-    backoff_cap_ms, webhook_url, rate_limit, rate_period_ms, updated_at
+    backoff_cap_ms, webhook_url, rate_limit, rate_period_ms, fair, key_max_workers, key_rate_limit,
+    key_rate_period_ms, updated_at
 )
 VALUES (
     :name, CAST(:max_workers AS integer), :paused, :active, CAST(:lease_seconds AS integer),
     CAST(:max_attempts AS integer), CAST(:backoff_base_ms AS bigint), CAST(:backoff_cap_ms AS bigint), :webhook_url,
-    CAST(:rate_limit AS integer), CAST(:rate_period_ms AS bigint), now()
+    CAST(:rate_limit AS integer), CAST(:rate_period_ms AS bigint), :fair, CAST(:key_max_workers AS integer),
+    CAST(:key_rate_limit AS integer), CAST(:key_rate_period_ms AS bigint), now()
 )
 ON CONFLICT (name) DO UPDATE
 SET max_workers = EXCLUDED.max_workers,
@@ -19,5 +21,9 @@ SET max_workers = EXCLUDED.max_workers,
     webhook_url = EXCLUDED.webhook_url,
     rate_limit = EXCLUDED.rate_limit,
     rate_period_ms = EXCLUDED.rate_period_ms,
+    fair = EXCLUDED.fair,
+    key_max_workers = EXCLUDED.key_max_workers,
+    key_rate_limit = EXCLUDED.key_rate_limit,
+    key_rate_period_ms = EXCLUDED.key_rate_period_ms,
     updated_at = now()
 RETURNING name

@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The SQL enqueue (readpast_enqueue, readpast_enqueue_many; V16 on both engines) inside the
+ * The SQL enqueue (readpast_enqueue, readpast_enqueue_many; V17 on both engines) inside the
  * application's own transaction: rollback leaves nothing, commit gives a job a worker claims
  * over HTTP, a waiting long-poll wakes, every hostile POST /jobs body is refused alike by both
  * paths with nothing written, racing idempotent enqueues give one job, and the producer role
@@ -305,7 +305,7 @@ class SqlEnqueueTest {
                 for (String col : List.of("priority", "max_attempts", "status")) {
                     m.put(col, rs.getInt(col));
                 }
-                for (String col : List.of("group_key", "webhook_url", "traceparent", "tracestate")) {
+                for (String col : List.of("group_key", "webhook_url", "traceparent", "tracestate", "fairness_key")) {
                     m.put(col, rs.getString(col));
                 }
                 Instant created = TestDb.instant(rs, "created_at");

@@ -311,6 +311,10 @@ final class ApiDocs {
             + "\"leased\": 0, \"processing\": 0, \"dead\": 0, \"lagSeconds\": null, "
             + "\"createdAt\": \"2026-11-02T09:00:00Z\", \"updatedAt\": \"2026-11-02T09:00:00Z\"}]}";
 
+    static final String QUEUE_KEYS = "{\"queue\": \"reports\", \"fairness\": \"round-robin\", \"keyMaxWorkers\": 2, "
+            + "\"keys\": [{\"key\": \"tenant-7\", \"pending\": 1200, \"active\": 2}, "
+            + "{\"key\": \"tenant-9\", \"pending\": 3, \"active\": 1}]}";
+
     static final String KEY_BODY = "{\"name\": \"mailer\", \"roles\": [\"worker\"], "
             + "\"queues\": [\"emails\", \"sms\"]}";
 

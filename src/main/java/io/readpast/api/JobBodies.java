@@ -142,7 +142,8 @@ public class JobBodies {
         return new Enqueuer.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
                 delaySeconds * 1000, caller.name(), webhookUrl, expiresAt,
                 JobOptions.uniqueFor(b.uniqueFor()), Validate.text("groupKey", b.groupKey(), Validate.NAME_MAX, false),
-                b.traceparent() != null ? io.readpast.core.TraceContext.parse(b.traceparent(), b.tracestate()) : headers);
+                b.traceparent() != null ? io.readpast.core.TraceContext.parse(b.traceparent(), b.tracestate()) : headers,
+                Validate.keyText("fairnessKey", b.fairnessKey()));
     }
 
 

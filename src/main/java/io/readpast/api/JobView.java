@@ -23,7 +23,7 @@ import java.util.List;
 @JsonPropertyOrder({"id", "queue", "type", "payload", "priority", "status", "attempt", "maxAttempts", "tags",
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
         "heartbeatAt", "progress", "cancelRequested", "lastError", "errors", "result", "idempotencyKey", "createdBy",
-        "modifiedBy", "webhookUrl", "expiresAt", "groupKey", "traceparent", "tracestate"})
+        "modifiedBy", "webhookUrl", "expiresAt", "groupKey", "traceparent", "tracestate", "fairnessKey"})
 @Schema(description = "A job, wherever it lives: PENDING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
         + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
 public record JobView(
@@ -114,7 +114,11 @@ public record JobView(
         String traceparent,
         @Schema(nullable = true, description = "The W3C tracestate that came with that traceparent; null: none.",
                 examples = "vendor=abc")
-        String tracestate) {
+        String tracestate,
+        @Schema(nullable = true, description = "The job's fairness key (a tenant, a customer): a fair queue serves "
+                + "its keys in turn, within the queue's keyMaxWorkers and keyRateLimit; null: none (in a fair "
+                + "queue, jobs without a key share the key \"\").", examples = "tenant-7")
+        String fairnessKey) {
 
     @Schema(description = "The error one failed attempt ended with.")
     public record AttemptError(
@@ -151,7 +155,7 @@ public record JobView(
                 withLease ? r.leaseId() : null, r.leaseExpiresAt(), r.heartbeatAt(), r.progress(),
                 r.cancelRequested(), r.lastError(), withErrors ? errors(r.errors()) : null, r.result(),
                 r.idempotencyKey(), r.createdBy(), r.modifiedBy(), r.webhookUrl(), r.expiresAt(), r.groupKey(),
-                r.traceparent(), r.tracestate());
+                r.traceparent(), r.tracestate(), r.fairnessKey());
     }
 
     /** The stored JSON array of {"attempt", "at", "workerId", "error"}, as records. */

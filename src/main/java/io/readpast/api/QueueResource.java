@@ -80,7 +80,7 @@ public class QueueResource {
         var settings = new QueueSettings(queue, maxWorkers, Boolean.TRUE.equals(b.paused()),
                 b.active() == null || b.active(), lease, maxAttempts,
                 base == null ? null : base * 1000, cap == null ? null : cap * 1000, webhookUrl,
-                rateLimit, ratePeriod == null ? null : ratePeriod * 1000L);
+                rateLimit, ratePeriod == null ? null : ratePeriod * 1000L, fairness(b));
         return Responses.QueueView.of(queues.put(settings, caller.name()));
     }
 
@@ -169,5 +169,54 @@ public class QueueResource {
     public Responses.QueueView get(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
                                    @PathParam("name") String name) {
         return Responses.QueueView.of(queues.get(Validate.queueName("name", name)));
+    }
+
+    @GET
+    @Consumes(MediaType.WILDCARD)
+    @Path("/{name}/keys")
+    @Tag(name = "Queues")
+    @Operation(operationId = "getQueueKeys", summary = "A queue's fairness keys with their pending and active jobs",
+            description = "Each fairness key of the queue's unfinished jobs: pending (due or scheduled) and active "
+                    + "(LEASED or PROCESSING) counts, most pending first, at most 'limit' keys (1-1000, default "
+                    + "100). The dashboard's per-key view of a fair queue." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "The queue's keys.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.QueueKeys.class),
+                    examples = @ExampleObject(name = "keys", value = ApiDocs.QUEUE_KEYS)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", description = "No queue with this name.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFound", value = ApiDocs.PROBLEM_QUEUE_NOT_FOUND)))
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Responses.QueueKeys keys(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "reports")
+                                    @PathParam("name") String name,
+                                    @Parameter(description = "Most keys to list (1-1000); absent: 100.", example = "100",
+                                            schema = @Schema(type = SchemaType.INTEGER))
+                                    @jakarta.ws.rs.QueryParam("limit") String limit) {
+        String queue = Validate.queueName("name", name);
+        int n = Validate.queryInt("limit", limit, 100, 1, 1000);
+        var row = queues.get(queue);
+        return new Responses.QueueKeys(queue, row.fairness().fair() ? "round-robin" : null,
+                row.fairness().keyMaxWorkers(), queues.keys(queue, n).stream()
+                .map(k -> new Responses.KeyCount(k.key(), k.pending(), k.active())).toList());
+    }
+
+    /** The fairness settings of a PUT: round-robin, and the per-key limits (which imply it). */
+    private static QueueSettings.Fairness fairness(Requests.Queue b) {
+        if (b.fairness() != null && !b.fairness().equals("round-robin")) {
+            throw io.readpast.core.BrokerException.invalid("'fairness' takes round-robin (or null for none); got '"
+                    + Validate.printable(b.fairness()) + "'.");
+        }
+        Integer keyMax = Validate.optionalRange("keyMaxWorkers", b.keyMaxWorkers(), 1, 1_000_000);
+        Integer keyRate = Validate.optionalRange("keyRateLimit", b.keyRateLimit(), 1, 1_000_000);
+        Integer keyPeriod = Validate.optionalRange("keyRatePeriodSeconds", b.keyRatePeriodSeconds(), 1, 86_400);
+        if ((keyRate == null) != (keyPeriod == null)) {
+            throw io.readpast.core.BrokerException.invalid("Give 'keyRateLimit' and 'keyRatePeriodSeconds' together "
+                    + "(or neither, for no per-key rate limit).");
+        }
+        boolean fair = b.fairness() != null || keyMax != null || keyRate != null;
+        return fair ? new QueueSettings.Fairness(true, keyMax, keyRate, keyPeriod == null ? null : keyPeriod * 1000L)
+                : QueueSettings.Fairness.NONE;
     }
 }

@@ -83,7 +83,12 @@ public final class Requests {
             String traceparent,
             @Schema(description = "W3C tracestate that goes with traceparent (at most 512 characters, else ignored).",
                     examples = "vendor=abc")
-            String tracestate) {
+            String tracestate,
+            @Schema(description = "Fairness key (a tenant, a customer): a fair queue (one with fairness, keyMaxWorkers "
+                    + "or keyRateLimit set) serves its keys in turn, so one key's backlog never holds up another's "
+                    + "jobs by more than one turn. 1-200 characters without control characters, not ending in a "
+                    + "space.", maxLength = 200, examples = "tenant-7")
+            String fairnessKey) {
     }
 
     @Schema(description = "A claim: lease up to 'limit' due jobs.", requiredProperties = "workerId")
@@ -343,7 +348,24 @@ public final class Requests {
             Integer rateLimit,
             @Schema(description = "The rate limit's window in seconds (1-86400); required with rateLimit.",
                     minimum = "1", maximum = "86400", examples = "60")
-            Integer ratePeriodSeconds) {
+            Integer ratePeriodSeconds,
+            @Schema(description = "round-robin: serve the fairness keys (the jobs' fairnessKey) with due work in turn, "
+                    + "so that one key's backlog never delays another key's due jobs by more than one turn (see "
+                    + "docs/fairness.md). Implied by keyMaxWorkers and keyRateLimit. Absent or null: by priority and "
+                    + "due time alone.", enumeration = {"round-robin"}, examples = "round-robin")
+            String fairness,
+            @Schema(description = "Most jobs of one fairness key LEASED or PROCESSING at once, across all workers and "
+                    + "broker instances (1-1000000). Absent or null: unlimited.",
+                    minimum = "1", maximum = "1000000", examples = "2")
+            Integer keyMaxWorkers,
+            @Schema(description = "Most claims of one fairness key in each keyRatePeriodSeconds window (fixed windows "
+                    + "aligned on the epoch, database clock), across all workers and broker instances "
+                    + "(1-1000000). Give it with keyRatePeriodSeconds; absent or null: unlimited.",
+                    minimum = "1", maximum = "1000000", examples = "10")
+            Integer keyRateLimit,
+            @Schema(description = "The per-key rate limit's window in seconds (1-86400); required with keyRateLimit.",
+                    minimum = "1", maximum = "86400", examples = "60")
+            Integer keyRatePeriodSeconds) {
     }
 
     @Schema(description = "A new API key.", requiredProperties = {"name", "roles"})

@@ -210,7 +210,20 @@ public final class Responses {
             Integer rateLimit,
             @Schema(nullable = true, description = "The rate limit's window in seconds; null without a rate limit.",
                     examples = "60")
-            Long ratePeriodSeconds) {
+            Long ratePeriodSeconds,
+            @Schema(nullable = true, description = "round-robin: the queue serves the keys (fairnessKey) with due "
+                    + "work in turn; null: jobs are claimed by priority and due time alone.",
+                    enumeration = {"round-robin"}, examples = "round-robin")
+            String fairness,
+            @Schema(nullable = true, description = "Most jobs of one fairness key LEASED or PROCESSING at once; "
+                    + "null: unlimited.", examples = "2")
+            Integer keyMaxWorkers,
+            @Schema(nullable = true, description = "Most claims of one fairness key per keyRatePeriodSeconds window; "
+                    + "null: unlimited.", examples = "10")
+            Integer keyRateLimit,
+            @Schema(nullable = true, description = "The per-key rate limit's window in seconds; null without one.",
+                    examples = "60")
+            Long keyRatePeriodSeconds) {
 
         static QueueView of(QueueRow q) {
             QueueRow.Counts c = q.counts();
@@ -221,8 +234,34 @@ public final class Responses {
                     c == null ? null : c.pending(), c == null ? null : c.scheduled(),
                     c == null ? null : c.leased(), c == null ? null : c.processing(), c == null ? null : c.dead(),
                     lag, q.createdAt(), q.updatedAt(), q.webhookUrl(), q.rateLimit(),
-                    q.ratePeriodMs() == null ? null : q.ratePeriodMs() / 1000);
+                    q.ratePeriodMs() == null ? null : q.ratePeriodMs() / 1000,
+                    q.fairness().fair() ? "round-robin" : null, q.fairness().keyMaxWorkers(),
+                    q.fairness().keyRateLimit(),
+                    q.fairness().keyRatePeriodMs() == null ? null : q.fairness().keyRatePeriodMs() / 1000);
         }
+    }
+
+    @Schema(description = "A queue's fairness keys (GET /queues/{name}/keys).")
+    public record QueueKeys(
+            @Schema(description = "The queue.", examples = "reports")
+            String queue,
+            @Schema(nullable = true, description = "round-robin when the queue serves its keys in turn; null: not fair.",
+                    enumeration = {"round-robin"}, examples = "round-robin")
+            String fairness,
+            @Schema(nullable = true, description = "Most active jobs per key; null: unlimited.", examples = "2")
+            Integer keyMaxWorkers,
+            @Schema(description = "The keys, most pending jobs first.")
+            List<KeyCount> keys) {
+    }
+
+    @Schema(description = "One fairness key of a queue.")
+    public record KeyCount(
+            @Schema(description = "The key (\"\": the jobs of a fair queue enqueued without one).", examples = "tenant-7")
+            String key,
+            @Schema(description = "Its due and scheduled jobs.", examples = "1200")
+            long pending,
+            @Schema(description = "Its LEASED and PROCESSING jobs.", examples = "2")
+            long active) {
     }
 
     @Schema(description = "An API key as the broker lists it: never the key itself, nor its digest.")

@@ -122,9 +122,14 @@ final class Validate {
      * "k " would be one key there and two on PostgreSQL; refusing them keeps both engines alike.
      */
     static String idempotencyKey(String value) {
-        String key = text("idempotencyKey", value, NAME_MAX, false);
+        return keyText("idempotencyKey", value);
+    }
+
+    /** A key compared on both engines (idempotency, fairness): {@link #text}, not ending in a space. */
+    static String keyText(String field, String value) {
+        String key = text(field, value, NAME_MAX, false);
         if (key != null && key.endsWith(" ")) {
-            throw BrokerException.invalid("'idempotencyKey' must not end with a space.");
+            throw BrokerException.invalid("'" + field + "' must not end with a space.");
         }
         return key;
     }

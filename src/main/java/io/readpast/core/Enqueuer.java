@@ -55,19 +55,29 @@ public class Enqueuer {
      * job's own completion webhook (null: the queue's); {@code expiresAt} when it may no longer
      * start (null: never); {@code uniqueForSeconds} its uniqueness window (null: none);
      * {@code groupKey} its ordered group in the queue (null: none); {@code trace} the W3C trace
-     * context the enqueue carried (null: none).
+     * context the enqueue carried (null: none); {@code fairnessKey} the key a fair queue serves in
+     * turn with the others (null: none).
      */
     public record NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
                                 int priority, Integer maxAttempts, Instant runAt, long delayMs,
                                 String createdBy, String webhookUrl, Instant expiresAt,
-                                Long uniqueForSeconds, String groupKey, TraceContext trace) {
+                                Long uniqueForSeconds, String groupKey, TraceContext trace, String fairnessKey) {
+
+        /** A request with no fairness key. */
+        public NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
+                             int priority, Integer maxAttempts, Instant runAt, long delayMs, String createdBy,
+                             String webhookUrl, Instant expiresAt, Long uniqueForSeconds, String groupKey,
+                             TraceContext trace) {
+            this(queue, type, payload, tags, idempotencyKey, priority, maxAttempts, runAt, delayMs, createdBy,
+                    webhookUrl, expiresAt, uniqueForSeconds, groupKey, trace, null);
+        }
 
         /** A request with no trace context. */
         public NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
                              int priority, Integer maxAttempts, Instant runAt, long delayMs, String createdBy,
                              String webhookUrl, Instant expiresAt, Long uniqueForSeconds, String groupKey) {
             this(queue, type, payload, tags, idempotencyKey, priority, maxAttempts, runAt, delayMs, createdBy,
-                    webhookUrl, expiresAt, uniqueForSeconds, groupKey, null);
+                    webhookUrl, expiresAt, uniqueForSeconds, groupKey, null, null);
         }
     }
 
@@ -197,7 +207,8 @@ public class Enqueuer {
                 r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy(), r.webhookUrl(),
                 r.expiresAt(), r.uniqueForSeconds() == null ? null : uniqueKey(r),
                 r.uniqueForSeconds() == null ? 0 : r.uniqueForSeconds() * 1000, r.groupKey(),
-                r.trace() == null ? null : r.trace().traceparent(), r.trace() == null ? null : r.trace().tracestate());
+                r.trace() == null ? null : r.trace().traceparent(), r.trace() == null ? null : r.trace().tracestate(),
+                r.fairnessKey());
     }
 
     private static final ObjectMapper CANONICAL = new ObjectMapper()

@@ -23,11 +23,13 @@ public class HousekeepingTask extends PeriodicTask {
 
     private final MaintenanceStore store;
     private final ReadpastConfig config;
+    private final io.readpast.store.QueueStore queues;
 
-    public HousekeepingTask(MaintenanceStore store, ReadpastConfig config) {
+    public HousekeepingTask(MaintenanceStore store, io.readpast.store.QueueStore queues, ReadpastConfig config) {
         super("readpast-housekeeping", () -> DurationConverter.parseDuration(config.retention().housekeepingInterval()),
                 Duration.ofSeconds(37));
         this.store = store;
+        this.queues = queues;
         this.config = config;
     }
 
@@ -48,6 +50,13 @@ public class HousekeepingTask extends PeriodicTask {
             total += n.total();
             full = n.fires() >= batch || n.uniqueKeys() >= batch || n.webhooks() >= batch;
         } while (full);
+        // a job that came back to pending without a key into a fair queue (leased while the queue
+        // became fair, or stored by an enqueue in flight just then) joins the key '' here
+        int keyed;
+        do {
+            keyed = queues.queueFairKeys(null, batch);
+            total += keyed;
+        } while (keyed >= batch);
         if (total > 0) {
             LOG.debugf("Housekeeping deleted %d rows", total);
         }

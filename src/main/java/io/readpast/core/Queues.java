@@ -26,6 +26,8 @@ public class Queues {
     private static final long UNKNOWN_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** Past this many names, a cache starts again (a client making up names must not grow it without bound). */
     private static final int CACHE_LIMIT = 100_000;
+    /** Keyless pending jobs given the key '' per transaction when a queue becomes fair. */
+    private static final int FAIR_KEYS_BATCH = 1000;
 
     private final QueueStore store;
     private final JobOutcomes outcomes;
@@ -45,6 +47,11 @@ public class Queues {
         return store.queueList(includeInactive);
     }
 
+    /** A queue's fairness keys, most pending jobs first. */
+    public List<io.readpast.store.QueueStore.KeyCounts> keys(String name, int limit) {
+        return store.queueKeys(name, limit);
+    }
+
     public QueueRow get(String name) {
         return store.queueGet(name)
                 .orElseThrow(() -> new BrokerException(BrokerException.Kind.NOT_FOUND, "No queue named '" + name + "'."));
@@ -52,7 +59,14 @@ public class Queues {
 
     public QueueRow put(QueueSettings settings, String by) {
         LOG.infof("Queue %s set by %s: %s", settings.name(), Audit.who(by), settings);
-        return settingsChanged(store.queueUpsert(settings));
+        QueueRow row = store.queueUpsert(settings);
+        if (settings.fairness().fair()) {
+            // its keyless pending jobs join the key '', in batches of their own
+            while (store.queueFairKeys(settings.name(), FAIR_KEYS_BATCH) >= FAIR_KEYS_BATCH) {
+                LOG.debugf("Queue %s: keyless jobs given the key ''", settings.name());
+            }
+        }
+        return settingsChanged(row);
     }
 
     public QueueRow pause(String name, boolean paused, String by) {

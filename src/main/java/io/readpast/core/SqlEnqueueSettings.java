@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Hands the SQL enqueue (readpast_enqueue, V16 on both engines) the rules of POST /jobs that
+ * Hands the SQL enqueue (readpast_enqueue, V17 on both engines) the rules of POST /jobs that
  * come from this broker's configuration: the payload limit, the batch limit, the default
  * attempts, and whether and where webhooks may go. Written at every start; with several
  * brokers, the last one started wins, so give them one configuration.

@@ -44,5 +44,6 @@ public record JobRow(
         Instant expiresAt,
         String groupKey,
         String traceparent,
-        String tracestate) {
+        String tracestate,
+        String fairnessKey) {
 }

@@ -8,7 +8,8 @@ import java.time.Instant;
  * never. With a {@code uniqueKey}, the job is unique for {@code uniqueForMs}: while another job
  * holds the key within its window, that job is the answer and nothing is inserted. Jobs with
  * the same {@code groupKey} in a queue run one at a time, in enqueue order. {@code traceparent}
- * and {@code tracestate} are the W3C trace context the enqueue carried (null: none).
+ * and {@code tracestate} are the W3C trace context the enqueue carried (null: none);
+ * {@code fairnessKey} the key a fair queue serves in turn with the others (null: none).
  */
 public record NewJob(
         String queue,
@@ -28,7 +29,17 @@ public record NewJob(
         long uniqueForMs,
         String groupKey,
         String traceparent,
-        String tracestate) {
+        String tracestate,
+        String fairnessKey) {
+
+    /** A job with trace context and no fairness key. */
+    public NewJob(String queue, String type, String payload, String tags, String idempotencyKey, int priority,
+                  Integer maxAttempts, int defaultMaxAttempts, Instant runAt, long delayMs, String createdBy,
+                  String webhookUrl, Instant expiresAt, String uniqueKey, long uniqueForMs, String groupKey,
+                  String traceparent, String tracestate) {
+        this(queue, type, payload, tags, idempotencyKey, priority, maxAttempts, defaultMaxAttempts, runAt, delayMs,
+                createdBy, webhookUrl, expiresAt, uniqueKey, uniqueForMs, groupKey, traceparent, tracestate, null);
+    }
 
     /** A job with no trace context. */
     public NewJob(String queue, String type, String payload, String tags, String idempotencyKey, int priority,

@@ -17,7 +17,8 @@ public record QueueRow(
         Counts counts,
         String webhookUrl,
         Integer rateLimit,
-        Long ratePeriodMs) {
+        Long ratePeriodMs,
+        QueueSettings.Fairness fairness) {
 
     /** Job counts of a queue; {@code oldestDueAt} is the due time of its oldest claimable job,
      * {@code lagSeconds} its age on the database clock. */

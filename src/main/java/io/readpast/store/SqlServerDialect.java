@@ -139,10 +139,19 @@ public final class SqlServerDialect implements Dialect {
         }
     }
 
+    /** The error number Babelfish gives a PostgreSQL error that has no SQL Server one. */
+    static final int BABELFISH_UNMAPPED = 33557097;
+
     @Override
     public StoreException.Kind classifyEngine(SQLException e) {
         if ("40001".equals(e.getSQLState())) {
             return StoreException.Kind.TRANSIENT;                     // serialization failure / deadlock
+        }
+        if (e.getErrorCode() == BABELFISH_UNMAPPED && e.getMessage() != null
+                && e.getMessage().contains("due to lock timeout")) {
+            // Babelfish's lock timeout (PostgreSQL's 55P03), which it reports under its code for
+            // errors without a SQL Server number: SQL Server's 1222
+            return StoreException.Kind.TRANSIENT;
         }
         return switch (e.getErrorCode()) {
             // deadlock victim, snapshot update conflict, out of lock resources, lock request

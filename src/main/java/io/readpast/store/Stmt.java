@@ -76,7 +76,11 @@ public enum Stmt {
     JOB_QUEUES,
     // the SQL enqueue: the broker's settings its rules read, and the uniqueness digest both paths share
     SETTING_PUT,
-    UNIQUE_KEY_DIGEST;
+    UNIQUE_KEY_DIGEST,
+    // fair queues: the key '' for keyless pending jobs, and the fair claim
+    JOB_FAIR_KEYS,
+    JOB_CLAIM_FAIR,
+    QUEUE_KEYS;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

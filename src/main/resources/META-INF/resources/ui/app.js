@@ -470,7 +470,9 @@
         const tp = perQueue.get(x.name);
         const series = tp ? tp.succeeded.map((v, i) => v + tp.dead[i] + tp.cancelled[i]) : new Array(60).fill(0);
         return h('tr', { 'data-test': 'queue-row', 'data-queue': x.name },
-            h('td', null, h('a', { href: '#/jobs' + q({ queue: x.name }) }, x.name)),
+            h('td', null, h('a', { href: '#/jobs' + q({ queue: x.name }) }, x.name),
+                x.fairness ? [' ', h('a', { href: '#/queues/' + encodeURIComponent(x.name) + '/keys', class: 'badge fair',
+                  'data-test': 'queue-keys', title: 'fair queue: its keys' }, 'keys')] : ''),
             h('td', null, x.paused ? h('span', { class: 'badge paused', 'data-test': 'queue-state' }, 'paused')
                 : h('span', { class: 'badge running', 'data-test': 'queue-state' }, 'running')),
             h('td', { class: 'num', 'data-test': 'pending' }, num(x.pending)),
@@ -492,6 +494,31 @@
                   h('th', null, 'Finished, last hour'), h('th', { class: 'num' }, 'Max workers'), h('th', null, ''))),
               h('tbody', null, rows.length ? rows
                   : h('tr', null, h('td', { colspan: 11, class: 'empty' }, 'No queues yet: enqueue a job.')))))));
+    });
+  }
+
+  // A fair queue's keys: each key's pending and active jobs, refreshed every 5 s.
+  async function viewQueueKeys(gen, name) {
+    const body = page('Keys of ' + name, h('a', { class: 'ghost', href: '#/queues' }, 'All queues'));
+    await every(5000, gen, async () => {
+      const k = await api('GET', '/queues/' + encodeURIComponent(name) + '/keys?limit=200');
+      if (gen !== state.generation) {
+        return;
+      }
+      clear(body);
+      const limits = [k.fairness ? 'served in turn (' + k.fairness + ')' : 'not a fair queue',
+        k.keyMaxWorkers === null ? 'no per-key cap' : 'at most ' + num(k.keyMaxWorkers) + ' active per key'];
+      const rows = k.keys.map((x) => h('tr', { 'data-test': 'key-row', 'data-key': x.key },
+          h('td', null, h('a', { href: '#/jobs' + q({ queue: name }) }, x.key === '' ? '(no key)' : x.key)),
+          h('td', { class: 'num', 'data-test': 'key-pending' }, num(x.pending)),
+          h('td', { class: 'num', 'data-test': 'key-active' }, num(x.active))));
+      body.appendChild(h('div', { class: 'card' },
+          h('p', { class: 'muted', 'data-test': 'key-limits' }, limits.join('; ')),
+          h('div', { class: 'table-wrap' }, h('table', { 'data-test': 'keys' },
+              h('thead', null, h('tr', null, h('th', null, 'Key'), h('th', { class: 'num' }, 'Pending'),
+                  h('th', { class: 'num' }, 'Active'))),
+              h('tbody', null, rows.length ? rows
+                  : h('tr', null, h('td', { colspan: 3, class: 'empty' }, 'No unfinished job has a key.')))))));
     });
   }
 
@@ -875,6 +902,8 @@
       view = viewDead(gen, params);
     } else if (section === 'schedules') {
       view = viewSchedules(gen, params);
+    } else if (section === 'queues' && parts[1] && parts[2] === 'keys') {
+      view = viewQueueKeys(gen, decodeURIComponent(parts[1]));
     } else {
       view = viewQueues(gen);
     }

@@ -71,6 +71,8 @@ CROSS APPLY (
 ) AS rate
 WHERE q.paused = 0
     AND q.active = 1
+    -- a fair queue is claimed by job_claim_fair alone, under its lock
+    AND q.fair = 0
     AND (
         (q.max_workers IS NULL AND q.rate_limit IS NULL)
         OR q.name IN (
@@ -85,28 +87,7 @@ WHERE q.paused = 0
         )
     );
 
--- scheduled rows whose time has come become pending
-UPDATE s
-SET s.status = 0
-FROM readpast_job AS s WITH (ROWLOCK, READPAST, FORCESEEK)
-INNER JOIN (
-    SELECT TOP (@limit) d.id
-    FROM @eligible AS e
-    CROSS APPLY (
-        SELECT TOP (@limit)
-            x.id,
-            x.due_at
-        FROM readpast_job AS x WITH (
-            UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_scheduled), FORCESEEK
-        )
-        WHERE x.queue = e.name
-            AND x.status = 6
-            AND x.due_at <= SYSUTCDATETIME()
-        ORDER BY x.due_at ASC, x.id ASC
-    ) AS d
-    ORDER BY d.due_at ASC, d.id ASC
-) AS p ON s.id = p.id
-WHERE s.status = 6;
+-- include: promote_due.sql
 
 -- more than one queue with room: find each one's share of the best @limit rows, locking nothing
 IF (SELECT COUNT(*) FROM @eligible AS e WHERE e.room > 0) > 1

@@ -34,5 +34,6 @@ DECLARE @moved TABLE (
     webhook_url nvarchar(2000) NULL,
     group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
     traceparent varchar(55) NULL,
-    tracestate varchar(512) NULL
+    tracestate varchar(512) NULL,
+    fairness_key nvarchar(200) NULL
 );

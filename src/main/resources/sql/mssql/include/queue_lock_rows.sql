@@ -1,14 +1,15 @@
 -- queue_lock_capped's second step: lock the rows of the queues in @due, on the clustered primary
 -- key, in name order, UPDLOCK with READPAST (a row another transaction holds is skipped, never
 -- waited for); paused and active checked again under the lock. Returns the locked names and
--- whether each is rate-limited.
+-- whether each is rate-limited or fair.
 SELECT
     q.name,
-    CASE WHEN q.rate_limit IS NULL THEN CAST(0 AS bit) ELSE CAST(1 AS bit) END AS rate_limited
+    CASE WHEN q.rate_limit IS NULL THEN CAST(0 AS bit) ELSE CAST(1 AS bit) END AS rate_limited,
+    q.fair
 FROM readpast_queue AS q WITH (
     UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK
 )
-WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL)
+WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.fair = 1)
     AND q.paused = 0
     AND q.active = 1
     -- explicit collation: the column's own on SQL Server (V5), and never a conflict where the

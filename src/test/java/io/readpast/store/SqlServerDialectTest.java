@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.sql.SQLException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
  * How SQL Server and Azure SQL errors are classified: retried (TRANSIENT, answered 503 when
@@ -27,6 +28,12 @@ class SqlServerDialectTest {
         }
         // SQLSTATE 40001 (serialization failure / deadlock) whatever the number
         assertEquals(StoreException.Kind.TRANSIENT, kindOf(0, "40001"));
+        // Babelfish's lock timeout, as it reports it (seen there: that number, that message); its
+        // number alone is every unmapped PostgreSQL error, so the message decides
+        assertEquals(StoreException.Kind.TRANSIENT, dialect.classify(new SQLException(
+                "canceling statement due to lock timeout", "S0001", 33557097)));
+        assertNotEquals(StoreException.Kind.TRANSIENT, dialect.classify(new SQLException(
+                "relation \"x\" does not exist", "S0001", 33557097)));
     }
 
     @Test

@@ -33,7 +33,9 @@ public final class EnqueueCases {
                 "\"groupKey\":\"\"", "\"groupKey\":\"g\\u0000\"", "\"groupKey\":\"" + "g".repeat(201) + "\"",
                 "\"expiresAt\":\"2001-01-01T00:00:00Z\"", "\"expiresAt\":\"later\"",
                 "\"expiresAt\":\"2031-01-01T00:00:00Z\",\"runAt\":\"2032-01-01T00:00:00Z\"",
-                "\"expiresAt\":\"10000-01-01T00:00:00Z\"");
+                "\"expiresAt\":\"10000-01-01T00:00:00Z\"",
+                "\"fairnessKey\":\"\"", "\"fairnessKey\":\"k \"", "\"fairnessKey\":\"" + "f".repeat(201) + "\"",
+                "\"fairnessKey\":7", "\"fairnessKey\":\"a\\u0001\"", "\"fairnessKey\":[\"t\"]");
     }
 
     /** Queue and type names that must be refused (the type's with '/' made a space). */
@@ -89,7 +91,8 @@ public final class EnqueueCases {
                 "\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\",\"tracestate\":\"a=b,c=d\"",
                 "\"traceparent\":\"garbage\",\"tracestate\":\"a=b\"",
                 "\"traceparent\":\"01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01-future\"",
-                "\"traceparent\":\"00-00000000000000000000000000000000-b7ad6b7169203331-01\"");
+                "\"traceparent\":\"00-00000000000000000000000000000000-b7ad6b7169203331-01\"",
+                "\"fairnessKey\":\"tenant-7\"", "\"fairnessKey\":\"ü 日本 " + "k".repeat(190) + "\"");
     }
 
     private static String manyTags(int n) {

@@ -67,7 +67,7 @@ final class ClaimPath {
             p.str("locked_queues", "[]");
             return gate.run(() -> sql.oneStatement(c -> claimed(sql.queryJobs(c, Stmt.JOB_CLAIM, p))));
         }
-        return gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson)));
+        return gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit())));
     }
 
     AckClaimed ackClaim(List<CompleteItem> acks, ClaimParams claim) {
@@ -80,7 +80,7 @@ final class ClaimPath {
             // on one capped queue would otherwise wait for each other's deletes, and deadlock)
             Map<Long, Acked> acked = sql.oneStatement(c -> completeMany(c,
                     Params.of().str("items", items).str("modified_by", claim.by())));
-            return new AckClaimed(acked, gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson))));
+            return new AckClaimed(acked, gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit()))));
         }
         p.str("items", items);
         return gate.run(() -> sql.oneStatement(c -> {
@@ -120,20 +120,40 @@ final class ClaimPath {
                 .str("modified_by", claim.by());
     }
 
-    /** The claim when a capped queue may be in scope, inside the caller's transaction. */
-    private List<JobRow> claimLocked(Connection c, Params p, String queuesJson) throws SQLException {
+    /**
+     * The claim when a capped (or fair) queue may be in scope, inside the caller's transaction:
+     * the queue rows locked first; each locked fair queue claimed by job_claim_fair, in name
+     * order, then the other queues by job_claim with what is left of the limit.
+     */
+    private List<JobRow> claimLocked(Connection c, Params p, String queuesJson, int limit) throws SQLException {
         List<String> locked = new ArrayList<>();
+        List<String> fair = new ArrayList<>();
         Set<String> rateLimited = new HashSet<>();
         sql.query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson), (rs, cols) -> {
             String name = rs.getString(cols.get("name"));
-            locked.add(name);
+            if (rs.getBoolean(cols.get("fair"))) {
+                fair.add(name);
+            } else {
+                locked.add(name);
+            }
             if (rs.getBoolean(cols.get("rate_limited"))) {
                 rateLimited.add(name);
             }
             return Boolean.TRUE;
         });
-        p.str("locked_queues", Json.write(locked));
-        List<JobRow> claimed = claimed(sql.queryJobs(c, Stmt.JOB_CLAIM, p));
+        List<JobRow> rows = new ArrayList<>();
+        for (String queue : fair) {
+            if (rows.size() >= limit) {
+                break;
+            }
+            p.str("queue", queue).integer("limit", limit - rows.size());
+            rows.addAll(sql.queryJobs(c, Stmt.JOB_CLAIM_FAIR, p));
+        }
+        if (rows.size() < limit) {
+            p.str("locked_queues", Json.write(locked)).integer("limit", limit - rows.size());
+            rows.addAll(sql.queryJobs(c, Stmt.JOB_CLAIM, p));
+        }
+        List<JobRow> claimed = claimed(rows);
         if (!rateLimited.isEmpty()) {
             // Rate limits: count this claim in each rate-limited queue's window, in the same
             // transaction, while its row is still locked (the next claim there reads the count).

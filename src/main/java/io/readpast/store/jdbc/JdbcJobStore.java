@@ -164,7 +164,14 @@ final class JdbcJobStore implements JobStore {
                 } else {
                     g.writeNumberField("lease_seconds", i.leaseSeconds());
                 }
-                g.writeStringField("progress", i.progress());
+                // the progress as a JSON object, not a string holding one: Babelfish's OPENJSON hands a
+                // string member back still escaped, an object member as written (on SQL Server too)
+                if (i.progress() == null) {
+                    g.writeNullField("progress");
+                } else {
+                    g.writeFieldName("progress");
+                    g.writeRawValue(i.progress());
+                }
                 g.writeEndObject();
             }
             g.writeEndArray();

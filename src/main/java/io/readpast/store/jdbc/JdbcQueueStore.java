@@ -37,8 +37,25 @@ final class JdbcQueueStore implements QueueStore {
                 .lng("backoff_cap_ms", s.backoffCapMs())
                 .str("webhook_url", s.webhookUrl())
                 .integer("rate_limit", s.rateLimit())
-                .lng("rate_period_ms", s.ratePeriodMs());
+                .lng("rate_period_ms", s.ratePeriodMs())
+                .bool("fair", s.fairness().fair())
+                .integer("key_max_workers", s.fairness().keyMaxWorkers())
+                .integer("key_rate_limit", s.fairness().keyRateLimit())
+                .lng("key_rate_period_ms", s.fairness().keyRatePeriodMs());
         return write(Stmt.QUEUE_UPSERT, p, s.name());
+    }
+
+    @Override
+    public int queueFairKeys(String queue, int limit) {
+        return sql.oneStatement(c -> sql.query(c, Stmt.JOB_FAIR_KEYS,
+                Params.of().str("queue", queue).integer("limit", limit), (rs, cols) -> Boolean.TRUE).size());
+    }
+
+    @Override
+    public List<KeyCounts> queueKeys(String queue, int limit) {
+        return sql.oneStatement(c -> sql.query(c, Stmt.QUEUE_KEYS, Params.of().str("queue", queue).integer("limit", limit),
+                (rs, cols) -> new KeyCounts(rs.getString(cols.get("fairness_key")), rs.getLong(cols.get("pending")),
+                        rs.getLong(cols.get("active")))));
     }
 
     @Override

@@ -117,7 +117,8 @@ final class JobInserts {
                 .time("expires_at", job.expiresAt())
                 .str("group_key", job.groupKey())
                 .str("traceparent", job.traceparent())
-                .str("tracestate", job.tracestate());
+                .str("tracestate", job.tracestate())
+                .str("fairness_key", job.fairnessKey());
     }
 
     /** The jobs as job_insert_many reads them: JSON text columns as strings, times as ISO-8601 UTC. */
@@ -148,6 +149,7 @@ final class JobInserts {
                         : j.expiresAt().truncatedTo(ChronoUnit.MICROS).toString());
                 g.writeStringField("traceparent", j.traceparent());
                 g.writeStringField("tracestate", j.tracestate());
+                g.writeStringField("fairness_key", j.fairnessKey());
                 g.writeEndObject();
             }
             g.writeEndArray();

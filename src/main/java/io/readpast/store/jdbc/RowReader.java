@@ -60,7 +60,8 @@ public final class RowReader {
                 instant(rs, cols, "expires_at"),
                 str(rs, cols, "group_key"),
                 str(rs, cols, "traceparent"),
-                str(rs, cols, "tracestate"));
+                str(rs, cols, "tracestate"),
+                str(rs, cols, "fairness_key"));
     }
 
     public QueueRow queue(ResultSet rs, Map<String, Integer> cols) throws SQLException {
@@ -88,7 +89,10 @@ public final class RowReader {
                 counts,
                 str(rs, cols, "webhook_url"),
                 integer(rs, cols, "rate_limit"),
-                lng(rs, cols, "rate_period_ms"));
+                lng(rs, cols, "rate_period_ms"),
+                new io.readpast.store.QueueSettings.Fairness(cols.containsKey("fair") && rs.getBoolean(cols.get("fair")),
+                        integer(rs, cols, "key_max_workers"), integer(rs, cols, "key_rate_limit"),
+                        lng(rs, cols, "key_rate_period_ms")));
     }
 
     public ScheduleRow schedule(ResultSet rs, Map<String, Integer> cols) throws SQLException {

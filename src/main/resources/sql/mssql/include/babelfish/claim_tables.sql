@@ -44,5 +44,6 @@ DECLARE @claimed TABLE (
     group_key nvarchar(200) NULL,
     group_seq bigint NULL,
     traceparent varchar(55) NULL,
-    tracestate varchar(512) NULL
+    tracestate varchar(512) NULL,
+    fairness_key nvarchar(200) NULL
 );

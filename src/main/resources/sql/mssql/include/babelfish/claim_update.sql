@@ -32,7 +32,7 @@ OUTPUT
     inserted.cancel_requested, inserted.last_error, inserted.created_by, inserted.modified_by,
     inserted.created_at, inserted.started_at, inserted.updated_at, inserted.errors,
     inserted.webhook_url, inserted.expires_at, inserted.group_key, inserted.group_seq,
-    inserted.traceparent, inserted.tracestate
+    inserted.traceparent, inserted.tracestate, inserted.fairness_key
 INTO @claimed (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
@@ -41,7 +41,7 @@ INTO @claimed (
     cancel_requested, last_error, created_by, modified_by,
     created_at, started_at, updated_at, errors,
     webhook_url, expires_at, group_key, group_seq,
-    traceparent, tracestate
+    traceparent, tracestate, fairness_key
 )
 WHERE id IN (
     -- the best @limit candidates over every eligible queue

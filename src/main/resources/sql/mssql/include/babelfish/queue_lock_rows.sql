@@ -5,19 +5,21 @@
 -- queue wait for (nothing is skipped on Babelfish).
 DECLARE @locked TABLE (
     name nvarchar(200) NOT NULL PRIMARY KEY,
-    rate_limit int NULL
+    rate_limit int NULL,
+    fair bit NOT NULL
 );
 
 UPDATE readpast_queue
 SET updated_at = updated_at
-OUTPUT inserted.name, inserted.rate_limit INTO @locked (name, rate_limit)
-WHERE (max_workers IS NOT NULL OR rate_limit IS NOT NULL)
+OUTPUT inserted.name, inserted.rate_limit, inserted.fair INTO @locked (name, rate_limit, fair)
+WHERE (max_workers IS NOT NULL OR rate_limit IS NOT NULL OR fair = 1)
     AND paused = 0
     AND active = 1
     AND name IN (SELECT d.name FROM @due AS d);
 
 SELECT
     l.name,
-    CASE WHEN l.rate_limit IS NULL THEN CAST(0 AS bit) ELSE CAST(1 AS bit) END AS rate_limited
+    CASE WHEN l.rate_limit IS NULL THEN CAST(0 AS bit) ELSE CAST(1 AS bit) END AS rate_limited,
+    l.fair
 FROM @locked AS l
 ORDER BY l.name;

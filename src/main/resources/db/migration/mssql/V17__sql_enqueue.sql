@@ -5,7 +5,7 @@
 --   EXEC readpast_enqueue @queue = N'emails', @type = N'send', @payload = N'{"to":"a@example.com"}', @id = @id OUTPUT;
 --   EXEC readpast_enqueue_many @jobs = N'[{"queue":"emails","type":"send"}]';  -- job_position, job_id, created
 --
--- The twin of PostgreSQL's V16: the rules of POST /jobs on the same fields (readpast_enqueue_many's
+-- The twin of PostgreSQL's V17: the rules of POST /jobs on the same fields (readpast_enqueue_many's
 -- items are POST /jobs bodies), refusals as THROW 50400 (50409: the idempotency key is held by
 -- a live job of another queue) with the HTTP problem's detail as the message; SqlEnqueueTest
 -- compares the two paths case by case. The rules that depend on the broker's configuration
@@ -417,6 +417,7 @@ CREATE PROCEDURE readpast_enqueue_item
     @group_key nvarchar(max),
     @traceparent nvarchar(max),
     @tracestate nvarchar(max),
+    @fairness_key nvarchar(max),
     @id bigint OUTPUT,
     @created bit OUTPUT
 AS
@@ -588,6 +589,15 @@ BEGIN
     BEGIN
         EXEC readpast_check_text @label = @label, @field = N'groupKey', @value = @group_key, @max_length = 200;
     END;
+    IF @fairness_key IS NOT NULL
+    BEGIN
+        EXEC readpast_check_text @label = @label, @field = N'fairnessKey', @value = @fairness_key, @max_length = 200;
+        IF RIGHT(@fairness_key + N'x', 2) = N' x'
+        BEGIN
+            SET @message = CONCAT(@label, N'''fairnessKey'' must not end with a space.');
+            THROW 50400, @message, 1;
+        END;
+    END;
     -- W3C trace context, read leniently as TraceContext does: malformed is dropped, never refused
     SET @traceparent = LTRIM(RTRIM(@traceparent));
     IF NOT (
@@ -739,7 +749,8 @@ BEGIN
     -- serves the seek: the literal IS NOT NULL)
     INSERT INTO readpast_job (
         queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
-        created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate
+        created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate,
+        fairness_key
     )
     OUTPUT inserted.id INTO @new_job (id)
     SELECT
@@ -759,7 +770,9 @@ BEGIN
         @group_key,
         @group_seq,
         @traceparent,
-        @tracestate
+        @tracestate,
+        -- in a fair queue, jobs without a key share the key ''
+        COALESCE(@fairness_key, CASE WHEN q.fair = 1 THEN N'' END)
     FROM (SELECT 1 AS one) AS o
     LEFT JOIN readpast_queue AS q ON q.name = @queue
     WHERE @idempotency_key IS NULL
@@ -816,6 +829,7 @@ CREATE PROCEDURE readpast_enqueue
     @webhook_url nvarchar(max) = NULL,
     @traceparent nvarchar(max) = NULL,
     @tracestate nvarchar(max) = NULL,
+    @fairness_key nvarchar(max) = NULL,
     @id bigint = NULL OUTPUT
 AS
 BEGIN
@@ -833,7 +847,7 @@ BEGIN
         @delay_seconds = @delay_seconds, @run_at = @run_text, @tags = @tags, @max_attempts = @max_attempts,
         @idempotency_key = @idempotency_key, @webhook_url = @webhook_url, @expires_at = @expires_text,
         @unique_for = @unique_for, @group_key = @group_key, @traceparent = @traceparent,
-        @tracestate = @tracestate, @id = @id OUTPUT, @created = @created OUTPUT;
+        @tracestate = @tracestate, @fairness_key = @fairness_key, @id = @id OUTPUT, @created = @created OUTPUT;
 END;
 GO
 
@@ -869,6 +883,7 @@ BEGIN
     DECLARE @group_key nvarchar(max);
     DECLARE @traceparent nvarchar(max);
     DECLARE @tracestate nvarchar(max);
+    DECLARE @fairness_key nvarchar(max);
     DECLARE @priority int;
     DECLARE @delay_seconds bigint;
     DECLARE @max_attempts int;
@@ -919,7 +934,7 @@ BEGIN
             SELECT TOP (1) x.k FROM @f AS x
             WHERE x.k NOT IN (N'queue', N'type', N'payload', N'priority', N'delaySeconds', N'runAt', N'tags',
                 N'maxAttempts', N'idempotencyKey', N'webhookUrl', N'expiresAt', N'uniqueFor', N'groupKey',
-                N'traceparent', N'tracestate')
+                N'traceparent', N'tracestate', N'fairnessKey')
         );
         IF @unknown IS NOT NULL
         BEGIN
@@ -930,7 +945,7 @@ BEGIN
         SET @bad = (
             SELECT TOP (1) x.k FROM @f AS x
             WHERE x.k IN (N'queue', N'type', N'runAt', N'idempotencyKey', N'webhookUrl', N'expiresAt', N'groupKey',
-                N'traceparent', N'tracestate') AND x.t NOT IN (0, 1)
+                N'traceparent', N'tracestate', N'fairnessKey') AND x.t NOT IN (0, 1)
         );
         IF @bad IS NOT NULL
         BEGIN
@@ -975,6 +990,7 @@ BEGIN
             @group_key = MAX(CASE WHEN x.k = N'groupKey' AND x.t = 1 THEN x.v END),
             @traceparent = MAX(CASE WHEN x.k = N'traceparent' AND x.t = 1 THEN x.v END),
             @tracestate = MAX(CASE WHEN x.k = N'tracestate' AND x.t = 1 THEN x.v END),
+            @fairness_key = MAX(CASE WHEN x.k = N'fairnessKey' AND x.t = 1 THEN x.v END),
             @priority = MAX(CASE WHEN x.k = N'priority' AND x.t = 2 THEN CAST(x.v AS int) END),
             @max_attempts = MAX(CASE WHEN x.k = N'maxAttempts' AND x.t = 2 THEN CAST(x.v AS int) END),
             @delay_seconds = MAX(CASE WHEN x.k = N'delaySeconds' AND x.t = 2 THEN CAST(x.v AS bigint) END),
@@ -985,7 +1001,7 @@ BEGIN
             @delay_seconds = @delay_seconds, @run_at = @run_at, @tags = @tags, @max_attempts = @max_attempts,
             @idempotency_key = @idempotency_key, @webhook_url = @webhook_url, @expires_at = @expires_at,
             @unique_for = @unique_for, @group_key = @group_key, @traceparent = @traceparent,
-            @tracestate = @tracestate, @id = @id OUTPUT, @created = @created OUTPUT;
+            @tracestate = @tracestate, @fairness_key = @fairness_key, @id = @id OUTPUT, @created = @created OUTPUT;
         INSERT INTO @out (job_position, job_id, created) VALUES (@p, @id, @created);
         SET @p = @p + 1;
     END;

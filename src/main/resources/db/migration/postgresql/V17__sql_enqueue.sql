@@ -273,6 +273,7 @@ DECLARE
     v_expires timestamptz;
     v_unique_for bigint;
     v_group text;
+    v_fairness text;
     v_traceparent text;
     v_tracestate text;
     v_now timestamptz := statement_timestamp();
@@ -295,7 +296,7 @@ BEGIN
     FOR field IN SELECT json_object_keys(item) LOOP
         IF field NOT IN ('queue', 'type', 'payload', 'priority', 'delaySeconds', 'runAt', 'tags', 'maxAttempts',
                          'idempotencyKey', 'webhookUrl', 'expiresAt', 'uniqueFor', 'groupKey', 'traceparent',
-                         'tracestate') THEN
+                         'tracestate', 'fairnessKey') THEN
             PERFORM readpast_refuse(label, format('Unknown field ''%s''.', left(field, 60)));
         END IF;
     END LOOP;
@@ -377,6 +378,13 @@ BEGIN
     IF v_group IS NOT NULL THEN
         PERFORM readpast_free_text(label, 'groupKey', v_group, 200);
     END IF;
+    v_fairness := readpast_json_string(label, item, 'fairnessKey');
+    IF v_fairness IS NOT NULL THEN
+        PERFORM readpast_free_text(label, 'fairnessKey', v_fairness, 200);
+        IF right(v_fairness, 1) = ' ' THEN
+            PERFORM readpast_refuse(label, '''fairnessKey'' must not end with a space.');
+        END IF;
+    END IF;
     v_traceparent := readpast_traceparent(readpast_json_string(label, item, 'traceparent'));
     v_tracestate := CASE WHEN v_traceparent IS NOT NULL
                          THEN readpast_tracestate(readpast_json_string(label, item, 'tracestate')) END;
@@ -420,13 +428,16 @@ BEGIN
     FOR i IN 1 .. 5 LOOP
         INSERT INTO readpast_job (
             queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
-            created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate)
+            created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate,
+            fairness_key)
         SELECT v_queue, v_type, v_payload, CAST(v_tags AS text), v_key, v_priority,
                COALESCE(v_max_attempts, q.max_attempts, readpast_setting_int('default_max_attempts', 5)),
                v_due, CASE WHEN v_due > v_now THEN 6 ELSE 0 END,
                left('sql:' || session_user, 200), left('sql:' || session_user, 200), v_webhook, v_expires, v_group,
                CASE WHEN v_group IS NULL THEN NULL ELSE nextval('readpast_job_group_seq') END,
-               v_traceparent, v_tracestate
+               v_traceparent, v_tracestate,
+               -- in a fair queue, jobs without a key share the key ''
+               COALESCE(v_fairness, CASE WHEN q.fair THEN '' END)
         FROM (SELECT 1) AS one
         LEFT JOIN readpast_queue AS q ON q.name = v_queue
         ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
@@ -468,7 +479,7 @@ CREATE FUNCTION readpast_enqueue(
     delay_seconds bigint DEFAULT NULL, run_at timestamptz DEFAULT NULL, max_attempts integer DEFAULT NULL,
     idempotency_key text DEFAULT NULL, unique_for bigint DEFAULT NULL, group_key text DEFAULT NULL,
     tags text[] DEFAULT NULL, expires_at timestamptz DEFAULT NULL, webhook_url text DEFAULT NULL,
-    traceparent text DEFAULT NULL, tracestate text DEFAULT NULL) RETURNS bigint
+    traceparent text DEFAULT NULL, tracestate text DEFAULT NULL, fairness_key text DEFAULT NULL) RETURNS bigint
 LANGUAGE sql SECURITY DEFINER AS $fn$
     SELECT e.job_id
     FROM readpast_enqueue_item('', (
@@ -480,7 +491,8 @@ LANGUAGE sql SECURITY DEFINER AS $fn$
             'maxAttempts', max_attempts, 'idempotencyKey', idempotency_key, 'uniqueFor', unique_for,
             'groupKey', group_key, 'tags', to_jsonb(tags),
             'expiresAt', readpast_instant_arg(expires_at),
-            'webhookUrl', webhook_url, 'traceparent', traceparent, 'tracestate', tracestate)) AS f
+            'webhookUrl', webhook_url, 'traceparent', traceparent, 'tracestate', tracestate,
+            'fairnessKey', fairness_key)) AS f
         WHERE f.value <> 'null'::jsonb)) AS e
 $fn$;
 
@@ -542,7 +554,7 @@ BEGIN
     IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'readpast_producer') THEN
         EXECUTE format('GRANT USAGE ON SCHEMA %I TO readpast_producer', current_schema());
         GRANT EXECUTE ON FUNCTION readpast_enqueue(text, text, jsonb, integer, bigint, timestamptz, integer, text, bigint,
-                                                   text, text[], timestamptz, text, text, text) TO readpast_producer;
+                                                   text, text[], timestamptz, text, text, text, text) TO readpast_producer;
         GRANT EXECUTE ON FUNCTION readpast_enqueue_many(json) TO readpast_producer;
     END IF;
 END

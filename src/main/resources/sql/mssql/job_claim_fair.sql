@@ -53,6 +53,7 @@ DECLARE @n int = 0;
 DECLARE @after nvarchar(200);
 DECLARE @next nvarchar(200);
 DECLARE @wrapped bit = 0;
+DECLARE @past_cursor bit;
 DECLARE @per_key int;
 DECLARE @pos int;
 DECLARE @k nvarchar(200);
@@ -125,17 +126,40 @@ INNER JOIN readpast_queue AS q WITH (ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readp
 SET @walk_max = ISNULL(@room, 0) * 2 + 16;
 SET @after = @cursor;
 -- the walk: keys after the cursor, then (once) from the first key up to the cursor
+-- (each step one seek: the key condition is never an OR, which would make the seek a scan of
+-- the cursor key's rows; the end of the wrap is told by the key found, compared in the column's
+-- own collation)
 WHILE ISNULL(@room, 0) > 0 AND @n < @walk_max
 BEGIN
     SET @next = NULL;
-    SELECT TOP (1) @next = j.fairness_key
-    FROM readpast_job AS j WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_fair), FORCESEEK)
-    WHERE j.queue = @queue
-        AND j.status = 0
-        AND j.fairness_key IS NOT NULL
-        AND (@after IS NULL OR j.fairness_key > @after)
-        AND (@wrapped = 0 OR j.fairness_key <= @cursor)
-    ORDER BY j.fairness_key ASC;
+    SET @past_cursor = 0;
+    IF @after IS NULL
+    BEGIN
+        SELECT TOP (1)
+            @next = j.fairness_key,
+            @past_cursor = CASE WHEN @wrapped = 1 AND j.fairness_key > @cursor THEN 1 ELSE 0 END
+        FROM readpast_job AS j WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_fair), FORCESEEK)
+        WHERE j.queue = @queue
+            AND j.status = 0
+            AND j.fairness_key IS NOT NULL
+        ORDER BY j.fairness_key ASC;
+    END;
+    ELSE
+    BEGIN
+        SELECT TOP (1)
+            @next = j.fairness_key,
+            @past_cursor = CASE WHEN @wrapped = 1 AND j.fairness_key > @cursor THEN 1 ELSE 0 END
+        FROM readpast_job AS j WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_fair), FORCESEEK)
+        WHERE j.queue = @queue
+            AND j.status = 0
+            AND j.fairness_key IS NOT NULL
+            AND j.fairness_key > @after
+        ORDER BY j.fairness_key ASC;
+    END;
+    IF @past_cursor = 1
+    BEGIN
+        BREAK;
+    END;
     IF @next IS NULL
     BEGIN
         IF @wrapped = 1 OR @cursor IS NULL

@@ -51,16 +51,23 @@ WITH RECURSIVE q AS (
       AND NOT f.paused
       AND f.active
 ),
--- the keys with due work after the cursor, in key order
+-- the keys with due work after the cursor, in key order (each step one index seek: no OR in
+-- the key condition, which would turn the seek into a scan of the cursor key's rows)
 after_cursor (k, n) AS (
-    SELECT (
-        SELECT j.fairness_key
-        FROM readpast_job AS j, q
-        WHERE j.queue = q.name AND j.status = 0 AND j.fairness_key IS NOT NULL
-          AND (q.fair_cursor IS NULL OR j.fairness_key > q.fair_cursor)
-        ORDER BY j.fairness_key
-        LIMIT 1
-    ), 1
+    SELECT CASE
+        WHEN (SELECT q.fair_cursor FROM q) IS NULL THEN (
+            SELECT j.fairness_key
+            FROM readpast_job AS j, q
+            WHERE j.queue = q.name AND j.status = 0 AND j.fairness_key IS NOT NULL
+            ORDER BY j.fairness_key
+            LIMIT 1)
+        ELSE (
+            SELECT j.fairness_key
+            FROM readpast_job AS j, q
+            WHERE j.queue = q.name AND j.status = 0 AND j.fairness_key > q.fair_cursor
+            ORDER BY j.fairness_key
+            LIMIT 1)
+    END, 1
     UNION ALL
     SELECT (
         SELECT j.fairness_key

@@ -352,6 +352,38 @@ class DashboardBrowserTest {
         assertNull(js("return sessionStorage.getItem('readpast.apiKey');"), "logging out forgets the key");
     }
 
+    // ---- a fair queue's keys --------------------------------------------------------------------------
+
+    @Test
+    void aFairQueueLeadsToItsKeysWithTheirPendingAndActiveJobs() throws IOException {
+        api(ADMIN).body(Map.of("keyMaxWorkers", 2)).put("/queues/ui-fair").then().statusCode(200);
+        List<Map<String, Object>> jobs = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            jobs.add(Map.of("queue", "ui-fair", "type", "report", "fairnessKey", "tenant-big"));
+        }
+        jobs.add(Map.of("queue", "ui-fair", "type", "report", "fairnessKey", "tenant-small"));
+        api(ADMIN).body(Map.of("jobs", jobs)).post("/jobs/batch").then().statusCode(200);
+        api(ADMIN).body(Map.of("workerId", "ui", "queues", List.of("ui-fair"), "limit", 10, "leaseSeconds", 600))
+                .post("/claim").then().statusCode(200);
+
+        login(ADMIN);
+        By fairRow = By.cssSelector("[data-test='queue-row'][data-queue='ui-fair']");
+        waitVisible(fairRow);
+        driver.findElement(fairRow).findElement(By.cssSelector("[data-test='queue-keys']")).click();
+        record();
+        By big = By.cssSelector("[data-test='key-row'][data-key='tenant-big']");
+        waitVisible(big);
+        assertTrue(driver.getCurrentUrl().endsWith("#/queues/ui-fair/keys"), driver.getCurrentUrl());
+        // keyMaxWorkers 2: two of tenant-big's jobs at work, three waiting; tenant-small's one at work
+        assertEquals("3", driver.findElement(big).findElement(By.cssSelector("[data-test='key-pending']")).getText());
+        assertEquals("2", driver.findElement(big).findElement(By.cssSelector("[data-test='key-active']")).getText());
+        By small = By.cssSelector("[data-test='key-row'][data-key='tenant-small']");
+        assertEquals("0", driver.findElement(small).findElement(By.cssSelector("[data-test='key-pending']")).getText());
+        assertEquals("1", driver.findElement(small).findElement(By.cssSelector("[data-test='key-active']")).getText());
+        assertTrue(text(By.cssSelector("[data-test='key-limits']")).contains("at most 2 active per key"));
+        shot("08-fair-queue-keys");
+    }
+
     // ---- a producer key ----------------------------------------------------------------------------
 
     @Test

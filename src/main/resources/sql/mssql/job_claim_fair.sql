@@ -1,6 +1,9 @@
--- The claim of one fair queue (@queue; docs/fairness.md), in the transaction whose
--- queue_lock_capped locked its row: claims on a fair queue take turns there, so every count
--- below includes every claim committed before. The rules are job_claim_fair's on PostgreSQL:
+-- The claim of one fair queue (@queue; docs/fairness.md). A fair queue with limits is claimed
+-- only in the transaction whose queue_lock_capped locked its row (@locked: claims on it take
+-- turns there, so every count below includes every claim committed before); one with
+-- round-robin alone without a lock, by several claims at once: its row is read with READPAST
+-- (a claim moving the cursor right now: this claim leaves the queue alone) and the cursor is
+-- written with READPAST. The rules are job_claim_fair's on PostgreSQL:
 -- * The walk: from the key after the queue's cursor (the key served last), in key order, then
 --   from the first key up to the cursor; at most @limit * 2 + 16 keys, each one seek of the
 --   filtered index ix_readpast_job_fair (a loose index scan), so a claim costs the same with
@@ -29,7 +32,7 @@ DECLARE @walked TABLE (
     k nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
     room int NOT NULL
 );
-DECLARE @locked TABLE (
+DECLARE @candidates TABLE (
     id bigint NOT NULL PRIMARY KEY,
     k nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
     pos int NOT NULL,
@@ -67,7 +70,7 @@ SELECT
     q.name,
     q.lease_seconds,
     CASE WHEN cap.room < rate.room THEN cap.room ELSE rate.room END
-FROM readpast_queue AS q WITH (ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK)
+FROM readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK)
 OUTER APPLY (
     SELECT COUNT_BIG(*) AS n
     FROM readpast_job AS a WITH (READCOMMITTEDLOCK, INDEX (ix_readpast_job_active), FORCESEEK)
@@ -100,6 +103,12 @@ WHERE q.name = @queue
     AND q.fair = 1
     AND q.paused = 0
     AND q.active = 1
+    -- a queue with limits only under the lock queue_lock_capped took in this transaction
+    -- (@locked); one without (round-robin alone) also without it
+    AND (
+        @locked = 1
+        OR (q.max_workers IS NULL AND q.rate_limit IS NULL AND q.key_max_workers IS NULL AND q.key_rate_limit IS NULL)
+    )
     -- in the claim's scope (@queues, a JSON array; NULL = every queue), as queue_lock_capped found it
     AND (
         @queues IS NULL
@@ -118,7 +127,7 @@ SELECT
         ELSE DATEDIFF_BIG(MILLISECOND, CAST('1970-01-01' AS datetime2(6)), @claim_now) / q.key_rate_period_ms
     END
 FROM @eligible AS e
-INNER JOIN readpast_queue AS q WITH (ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK)
+INNER JOIN readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK)
     ON q.name = e.name;
 
 -- include: promote_due.sql
@@ -211,7 +220,7 @@ BEGIN
     END;
     IF @key_room > 0
     BEGIN
-        INSERT INTO @locked (id, k, pos, priority, due_at)
+        INSERT INTO @candidates (id, k, pos, priority, due_at)
         SELECT TOP (@key_room)
             j.id,
             @k,
@@ -261,7 +270,7 @@ FROM (
         l.k,
         l.pos,
         ROW_NUMBER() OVER (PARTITION BY l.k ORDER BY l.priority DESC, l.due_at ASC, l.id ASC) AS turn
-    FROM @locked AS l
+    FROM @candidates AS l
 ) AS r
 ORDER BY r.turn ASC, r.pos ASC;
 
@@ -304,7 +313,7 @@ BEGIN
         (SELECT TOP (1) p.k FROM @picked AS p ORDER BY p.pos DESC),
         (SELECT TOP (1) w.k FROM @walked AS w ORDER BY w.pos DESC)
     )
-    FROM readpast_queue AS q WITH (ROWLOCK, INDEX (pk_readpast_queue), FORCESEEK)
+    FROM readpast_queue AS q WITH (ROWLOCK, READPAST, INDEX (pk_readpast_queue), FORCESEEK)
     WHERE q.name = @queue;
 END;
 

@@ -7,7 +7,14 @@
 SET NOCOUNT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
-SELECT q.name
+SELECT
+    q.name,
+    -- a fair queue with no limit at all: its claims need no lock (round-robin alone)
+    CASE
+        WHEN q.fair = 1 AND q.max_workers IS NULL AND q.rate_limit IS NULL AND q.key_max_workers IS NULL
+            AND q.key_rate_limit IS NULL THEN CAST(1 AS bit)
+        ELSE CAST(0 AS bit)
+    END AS fair_free
 FROM readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
 WHERE q.max_workers IS NOT NULL
     OR q.rate_limit IS NOT NULL

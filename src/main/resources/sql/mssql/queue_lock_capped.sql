@@ -27,7 +27,8 @@ DECLARE @due TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL 
 INSERT INTO @due (name)
 SELECT q.name
 FROM readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
-WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.fair = 1)
+WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.key_max_workers IS NOT NULL
+        OR q.key_rate_limit IS NOT NULL)
     AND q.paused = 0
     AND q.active = 1
     AND (

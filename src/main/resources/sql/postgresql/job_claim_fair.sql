@@ -1,7 +1,10 @@
 -- readpast: generic-plan (one cached plan: StatementCatalog.PG_GENERIC_PLAN says why)
--- The claim of one fair queue (:queue; docs/fairness.md), in the transaction that locked its
--- row (queue_lock_capped: claims on a fair queue take turns there, so every count below
--- includes every claim committed before): the queue's keys with due work are served in turn.
+-- The claim of one fair queue (:queue; docs/fairness.md): the queue's keys with due work are
+-- served in turn. A fair queue with limits (keyMaxWorkers, keyRateLimit, maxWorkers,
+-- rateLimit) is claimed only in the transaction that locked its row (queue_lock_capped, :locked:
+-- claims on it take turns there, so every count below includes every claim committed before);
+-- one with round-robin alone is claimed without a lock, by several claims at once (SKIP LOCKED
+-- keeps them apart; each moves the cursor unless another is moving it).
 -- * The walk: from the key after the queue's cursor (the key served last), in key order, then
 --   from the first key up to the cursor; at most :limit * 2 + 16 keys, each one probe of
 --   ix_readpast_job_fair (a loose index scan), so a claim costs the same with 10 keys or 10,000.
@@ -50,50 +53,60 @@ WITH RECURSIVE q AS (
       AND f.fair
       AND NOT f.paused
       AND f.active
+      -- a queue with limits only under the lock queue_lock_capped took in this transaction
+      -- (:locked); one without (round-robin alone) also without it
+      AND (CAST(:locked AS boolean)
+           OR (f.max_workers IS NULL AND f.rate_limit IS NULL AND f.key_max_workers IS NULL
+               AND f.key_rate_limit IS NULL))
 ),
--- the keys with due work after the cursor, in key order (each step one index seek: no OR in
--- the key condition, which would turn the seek into a scan of the cursor key's rows)
+-- the keys with due work after the cursor, in key order. Each step is one index seek: the
+-- queue and the cursor are parameters of the scan (not a join, which would read every row of
+-- the queue and filter), so the index's order serves ORDER BY ... LIMIT 1
 after_cursor (k, n) AS (
     SELECT CASE
         WHEN (SELECT q.fair_cursor FROM q) IS NULL THEN (
             SELECT j.fairness_key
-            FROM readpast_job AS j, q
-            WHERE j.queue = q.name AND j.status = 0 AND j.fairness_key IS NOT NULL
+            FROM readpast_job AS j
+            WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key IS NOT NULL
             ORDER BY j.fairness_key
             LIMIT 1)
         ELSE (
             SELECT j.fairness_key
-            FROM readpast_job AS j, q
-            WHERE j.queue = q.name AND j.status = 0 AND j.fairness_key > q.fair_cursor
+            FROM readpast_job AS j
+            WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0
+              AND j.fairness_key > (SELECT q.fair_cursor FROM q)
             ORDER BY j.fairness_key
             LIMIT 1)
     END, 1
+    WHERE EXISTS (SELECT 1 FROM q WHERE q.room > 0)
     UNION ALL
     SELECT (
         SELECT j.fairness_key
-        FROM readpast_job AS j, q
-        WHERE j.queue = q.name AND j.status = 0 AND j.fairness_key > a.k
+        FROM readpast_job AS j
+        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key > a.k
         ORDER BY j.fairness_key
         LIMIT 1
     ), a.n + 1
     FROM after_cursor AS a
-    WHERE a.k IS NOT NULL AND a.n < (SELECT q.room * 2 + 16 FROM q) AND (SELECT q.room FROM q) > 0
+    WHERE a.k IS NOT NULL AND a.n < (SELECT q.room * 2 + 16 FROM q)
 ),
 -- then the round's wrap: from the first key up to the cursor
 from_start (k, n) AS (
     SELECT (
         SELECT j.fairness_key
-        FROM readpast_job AS j, q
-        WHERE j.queue = q.name AND j.status = 0 AND j.fairness_key IS NOT NULL
-          AND q.fair_cursor IS NOT NULL AND j.fairness_key <= q.fair_cursor
+        FROM readpast_job AS j
+        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key IS NOT NULL
+          AND j.fairness_key <= (SELECT q.fair_cursor FROM q)
         ORDER BY j.fairness_key
         LIMIT 1
     ), 1
+    WHERE EXISTS (SELECT 1 FROM q WHERE q.room > 0 AND q.fair_cursor IS NOT NULL)
     UNION ALL
     SELECT (
         SELECT j.fairness_key
-        FROM readpast_job AS j, q
-        WHERE j.queue = q.name AND j.status = 0 AND j.fairness_key > s.k AND j.fairness_key <= q.fair_cursor
+        FROM readpast_job AS j
+        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key > s.k
+          AND j.fairness_key <= (SELECT q.fair_cursor FROM q)
         ORDER BY j.fairness_key
         LIMIT 1
     ), s.n + 1
@@ -118,7 +131,7 @@ key_room AS (
                 WHEN q.key_max_workers IS NULL THEN q.room
                 ELSE GREATEST(q.key_max_workers - (
                     SELECT count(*) FROM readpast_job AS a
-                    WHERE a.queue = q.name AND a.fairness_key = w.k AND a.status IN (1, 2)), 0)
+                    WHERE a.queue = CAST(:queue AS varchar(200)) AND a.fairness_key = w.k AND a.status IN (1, 2)), 0)
             END,
             CASE
                 WHEN q.key_rate_limit IS NULL THEN q.room
@@ -137,7 +150,7 @@ locked AS (
     CROSS JOIN LATERAL (
         SELECT j.id, j.priority, j.due_at
         FROM readpast_job AS j
-        WHERE j.queue = q.name AND j.fairness_key = kr.k AND j.status = 0 AND j.due_at <= now()
+        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.fairness_key = kr.k AND j.status = 0 AND j.due_at <= now()
           -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
           AND (j.expires_at IS NULL OR j.expires_at > now())
           -- a claim for some job types only (:types, a JSON array; NULL: every type)
@@ -177,14 +190,21 @@ key_counted AS (
         rate_window = EXCLUDED.rate_window
     RETURNING r.fairness_key
 ),
+-- the cursor, unless another claim of a round-robin queue is writing it right now (SKIP
+-- LOCKED: never waited for; that claim moves it)
+cursor_row AS (
+    SELECT r.name FROM readpast_queue AS r
+    WHERE r.name = (SELECT q.name FROM q)
+    FOR UPDATE SKIP LOCKED
+),
 cursor_moved AS (
     UPDATE readpast_queue AS u
     SET fair_cursor = COALESCE(
         (SELECT p.k FROM picked AS p ORDER BY p.pos DESC LIMIT 1),
         (SELECT w.k FROM walked AS w ORDER BY w.pos DESC LIMIT 1),
         u.fair_cursor)
-    FROM q
-    WHERE u.name = q.name
+    FROM cursor_row AS c
+    WHERE u.name = c.name
     RETURNING u.name
 )
 UPDATE readpast_job AS j

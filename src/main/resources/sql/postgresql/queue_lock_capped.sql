@@ -1,6 +1,7 @@
 -- First statement of a claim transaction that may reach a capped or rate-limited queue: lock
 -- the rows of those queues in scope that have room and due work, in name order. Fair queues
--- (fair: the caller claims them with job_claim_fair) are locked the same way. Claims on one
+-- with per-key limits are locked the same way (fair: the caller claims them with
+-- job_claim_fair); a fair queue without limits needs no lock (round-robin alone). Claims on one
 -- such queue take turns here; the claim statement that follows takes a fresh snapshot, so its
 -- count of leased jobs includes every claim committed before this lock was granted. Uncapped
 -- queues take no lock. Rate-limited queues are locked the same way (their window count is in
@@ -12,7 +13,8 @@
 -- read first (a pre-filter; the claim counts again under the lock).
 SELECT q.name, q.rate_limit IS NOT NULL AS rate_limited, q.fair
 FROM readpast_queue AS q
-WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.fair)
+WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.key_max_workers IS NOT NULL
+       OR q.key_rate_limit IS NOT NULL)
   AND NOT q.paused
   AND q.active
   AND (CAST(:queues AS jsonb) IS NULL

@@ -9,7 +9,8 @@ SELECT
 FROM readpast_queue AS q WITH (
     UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK
 )
-WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.fair = 1)
+WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.key_max_workers IS NOT NULL
+        OR q.key_rate_limit IS NOT NULL)
     AND q.paused = 0
     AND q.active = 1
     -- explicit collation: the column's own on SQL Server (V5), and never a conflict where the

@@ -21,7 +21,7 @@ final class CappedQueues {
     private static final long TTL_NANOS = 1_000_000_000L;
 
     /** The list as last read, when (System.nanoTime), and after how many queue writes. */
-    private record Snapshot(Set<String> names, long readAt, long queueWrites) {
+    private record Snapshot(Set<String> names, Set<String> fairFree, long readAt, long queueWrites) {
     }
 
     private final SqlRunner sql;
@@ -42,6 +42,19 @@ final class CappedQueues {
 
     /** Whether a claim over {@code queues} (null = every queue) may reach a capped queue. */
     boolean inScope(List<String> queues) {
+        return inScope(current(), queues);
+    }
+
+    /**
+     * The fair queues without any limit (round-robin alone) among {@code queues} (null = every
+     * queue), by name: claimed by job_claim_fair without a queue lock.
+     */
+    List<String> fairFree(List<String> queues) {
+        Snapshot s = current();
+        return s.fairFree().stream().filter(q -> queues == null || queues.contains(q)).sorted().toList();
+    }
+
+    private Snapshot current() {
         Snapshot s = known;
         long writes = queueWrites.get();
         if (s == null || s.queueWrites() != writes) {
@@ -62,6 +75,10 @@ final class CappedQueues {
                 reading.set(false);
             }
         }
+        return s;
+    }
+
+    private static boolean inScope(Snapshot s, List<String> queues) {
         if (s.names().isEmpty()) {
             return false;
         }
@@ -78,9 +95,15 @@ final class CappedQueues {
 
     private Snapshot read(long writes) {
         long readAt = System.nanoTime();
-        List<String> names = sql.oneStatement(c -> sql.query(c, Stmt.QUEUE_LIST_CAPPED, Params.of(),
-                (rs, cols) -> rs.getString(cols.get("name"))));
-        Snapshot s = new Snapshot(Set.copyOf(names), readAt, writes);
+        Set<String> fairFree = new java.util.HashSet<>();
+        List<String> names = sql.oneStatement(c -> sql.query(c, Stmt.QUEUE_LIST_CAPPED, Params.of(), (rs, cols) -> {
+            String name = rs.getString(cols.get("name"));
+            if (rs.getBoolean(cols.get("fair_free"))) {
+                fairFree.add(name);
+            }
+            return name;
+        }));
+        Snapshot s = new Snapshot(Set.copyOf(names), Set.copyOf(fairFree), readAt, writes);
         known = s;
         return s;
     }

@@ -67,7 +67,8 @@ final class ClaimPath {
             p.str("locked_queues", "[]");
             return gate.run(() -> sql.oneStatement(c -> claimed(sql.queryJobs(c, Stmt.JOB_CLAIM, p))));
         }
-        return gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit())));
+        List<String> fairFree = capped.fairFree(claim.queues());
+        return gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit(), fairFree)));
     }
 
     AckClaimed ackClaim(List<CompleteItem> acks, ClaimParams claim) {
@@ -80,7 +81,9 @@ final class ClaimPath {
             // on one capped queue would otherwise wait for each other's deletes, and deadlock)
             Map<Long, Acked> acked = sql.oneStatement(c -> completeMany(c,
                     Params.of().str("items", items).str("modified_by", claim.by())));
-            return new AckClaimed(acked, gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit()))));
+            List<String> fairFree = capped.fairFree(claim.queues());
+            return new AckClaimed(acked, gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit(),
+                    fairFree))));
         }
         p.str("items", items);
         return gate.run(() -> sql.oneStatement(c -> {
@@ -122,10 +125,12 @@ final class ClaimPath {
 
     /**
      * The claim when a capped (or fair) queue may be in scope, inside the caller's transaction:
-     * the queue rows locked first; each locked fair queue claimed by job_claim_fair, in name
-     * order, then the other queues by job_claim with what is left of the limit.
+     * the rows of the queues with limits locked first; each fair queue claimed by job_claim_fair
+     * (those locked, then {@code fairFree}, the ones with round-robin alone, which need no
+     * lock), in name order; then the other queues by job_claim with what is left of the limit.
      */
-    private List<JobRow> claimLocked(Connection c, Params p, String queuesJson, int limit) throws SQLException {
+    private List<JobRow> claimLocked(Connection c, Params p, String queuesJson, int limit, List<String> fairFree)
+            throws SQLException {
         List<String> locked = new ArrayList<>();
         List<String> fair = new ArrayList<>();
         Set<String> rateLimited = new HashSet<>();
@@ -142,11 +147,17 @@ final class ClaimPath {
             return Boolean.TRUE;
         });
         List<JobRow> rows = new ArrayList<>();
+        List<String> fairLocked = List.copyOf(fair);
+        for (String queue : fairFree) {
+            if (!fair.contains(queue)) {
+                fair.add(queue);
+            }
+        }
         for (String queue : fair) {
             if (rows.size() >= limit) {
                 break;
             }
-            p.str("queue", queue).integer("limit", limit - rows.size());
+            p.str("queue", queue).bool("locked", fairLocked.contains(queue)).integer("limit", limit - rows.size());
             rows.addAll(sql.queryJobs(c, Stmt.JOB_CLAIM_FAIR, p));
         }
         if (rows.size() < limit) {

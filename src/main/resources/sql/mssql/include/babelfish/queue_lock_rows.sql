@@ -12,7 +12,8 @@ DECLARE @locked TABLE (
 UPDATE readpast_queue
 SET updated_at = updated_at
 OUTPUT inserted.name, inserted.rate_limit, inserted.fair INTO @locked (name, rate_limit, fair)
-WHERE (max_workers IS NOT NULL OR rate_limit IS NOT NULL OR fair = 1)
+WHERE (max_workers IS NOT NULL OR rate_limit IS NOT NULL OR key_max_workers IS NOT NULL
+        OR key_rate_limit IS NOT NULL)
     AND paused = 0
     AND active = 1
     AND name IN (SELECT d.name FROM @due AS d);

@@ -219,6 +219,7 @@ SET status = 1,
     heartbeat_at = NULL,
     modified_by = COALESCE(:modified_by, j.modified_by),
     updated_at = now()
-FROM picked AS p
-WHERE j.id = p.id
+-- by primary key, one lookup per picked row: an array, not a join (whose generic plan, not
+-- knowing that picked holds :limit rows at most, can merge-join a scan of the whole table)
+WHERE j.id = ANY (ARRAY(SELECT p.id FROM picked AS p))
 RETURNING j.*

@@ -166,13 +166,22 @@ class FairnessTest {
             List<Future<?>> claimers = new ArrayList<>();
             for (int t = 0; t < 12; t++) {
                 claimers.add(pool.submit(() -> {
+                    // each claimer holds its previous batch while it claims the next one, so that
+                    // keys have jobs at work when they come round again (the cap is exercised)
+                    List<JsonNode> held = new ArrayList<>();
                     while (completed.get() < 200) {
-                        for (JsonNode job : claimOrBusy("fair-cap", 4)) {
+                        List<JsonNode> next = new ArrayList<>();
+                        claimOrBusy("fair-cap", 4).forEach(next::add);
+                        if (next.isEmpty() && held.isEmpty()) {
+                            continue;
+                        }
+                        for (JsonNode job : held) {
                             Http.Reply r = http.post("/jobs/" + job.get("id").asText() + "/complete",
                                     Map.of("leaseId", job.get("leaseId").asText()));
                             assertEquals(200, r.status());
                             completed.incrementAndGet();
                         }
+                        held = next;
                     }
                     return null;
                 }));

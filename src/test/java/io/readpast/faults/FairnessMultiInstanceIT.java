@@ -89,6 +89,9 @@ class FairnessMultiInstanceIT {
                 URI base = SUITE.brokers().uri(w % BROKERS);
                 String id = "fair-w" + w;
                 running.add(workers.submit(() -> {
+                    // a worker holds its previous batch while it claims the next one, so that keys
+                    // have jobs at work when they come round again (the cap is exercised)
+                    List<JsonNode> held = new ArrayList<>();
                     while (!stop.get()) {
                         Api.Reply r;
                         try {
@@ -102,7 +105,9 @@ class FairnessMultiInstanceIT {
                             problems.add(id + " claim answered " + r);
                             continue;
                         }
-                        for (JsonNode job : r.body().get("jobs")) {
+                        List<JsonNode> next = new ArrayList<>();
+                        r.body().get("jobs").forEach(next::add);
+                        for (JsonNode job : held) {
                             try {
                                 Api.Reply done = api.post(base, "jobs/" + job.get("id").asText() + "/complete",
                                         Map.of("leaseId", job.get("leaseId").asText()));
@@ -115,6 +120,7 @@ class FairnessMultiInstanceIT {
                                 problems.add(id + " complete: " + e);
                             }
                         }
+                        held = next;
                     }
                     return null;
                 }));
@@ -125,6 +131,9 @@ class FairnessMultiInstanceIT {
             for (Future<?> f : running) {
                 f.get(60, TimeUnit.SECONDS);
             }
+            // the sampler stops before its connection closes
+            sampler.shutdown();
+            assertTrue(sampler.awaitTermination(10, TimeUnit.SECONDS), "the sampler stopped");
         } finally {
             stop.set(true);
             sampler.shutdownNow();

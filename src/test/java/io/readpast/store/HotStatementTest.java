@@ -94,6 +94,46 @@ class HotStatementTest {
     }
 
     @Test
+    void theBrokersConnectionsNeverJitCompile() throws Exception {
+        assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "JIT compilation is PostgreSQL's");
+        database.start();
+        try (Connection c = database.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET LOCAL jit = on");
+                // true only with jit on and a JIT provider installed
+                assumeTrue(jitAvailable(c), "this PostgreSQL server has no JIT provider (pg_jit_available() is false)");
+                assertTrue(jitCompiled(c), "the probe, costed above jit_above_cost, is JIT-compiled where JIT is on");
+            } finally {
+                c.rollback();
+            }
+            c.setAutoCommit(true);
+            // a one-key fair claim was costed this high and spent seconds compiling on every run
+            assertFalse(jitCompiled(c), "a broker connection runs the same probe without JIT");
+        }
+    }
+
+    private static boolean jitAvailable(Connection c) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    /** Whether PostgreSQL would JIT-compile a statement its planner costs far above jit_above_cost (planned, not run). */
+    private static boolean jitCompiled(Connection c) throws Exception {
+        StringBuilder plan = new StringBuilder();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "EXPLAIN (FORMAT JSON) SELECT count(*) FROM generate_series(1, 100000) AS a "
+                        + "CROSS JOIN generate_series(1, 1000) AS b WHERE a + b > 3")) {
+            while (rs.next()) {
+                plan.append(rs.getString(1));
+            }
+        }
+        return plan.toString().contains("\"JIT\"");
+    }
+
+    @Test
     void noMoreClaimsRunAtOnceThanTheGateAllows() throws Exception {
         database.start();
         AtomicInteger open = new AtomicInteger();

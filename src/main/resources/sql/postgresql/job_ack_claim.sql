@@ -25,22 +25,25 @@ moved AS (
     USING items AS i
     WHERE j.id = i.id
       AND j.lease_id = i.lease_id
-      -- held: LEASED or PROCESSING, written "> 0" (the hot table holds 0, 1 and 2 only) so
+      -- held: LEASED or PROCESSING, written "> 0" (the hot table holds 0, 1, 2, 6 and 7, and 6 and 7 have no lease) so
       -- that each item is a primary-key probe; "IN (1, 2)" matches readpast_job_active's
       -- predicate, and with statistics taken while nothing was leased the plan scanned that
       -- whole index (every leased job and every dead entry since the last VACUUM) per batch
       AND j.status > 0
+      -- a job of a batch, or one that others wait on, is completed by job_complete_many with its
+      -- settlement, in a transaction (ClaimPath): this one statement leaves it alone
+      AND j.batch_id IS NULL AND NOT j.has_dependents
     RETURNING j.*, i.result AS new_result
 ),
 archived AS (
     INSERT INTO readpast_job_archive (
         id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
         due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-        started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+        started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
     )
     SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
            due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by),
-           created_at, started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+           created_at, started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
     FROM moved
     RETURNING id, queue, lease_id
 ),

@@ -1,17 +1,17 @@
--- Cancel a job nobody holds: PENDING (due, or scheduled for later) moves to the archive as CANCELLED at once.
+-- Cancel a job nobody holds: PENDING (due, or scheduled for later) or WAITING moves to the archive as CANCELLED at once.
 WITH moved AS (
     DELETE FROM readpast_job
     WHERE id = :id
-      AND status IN (0, 6)
+      AND status IN (0, 6, 7)
     RETURNING *
 )
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+    started_at, updated_at, finished_at, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 5, attempt, max_attempts,
        due_at, worker_id, progress, last_error, NULL, created_by, :modified_by, created_at,
-       started_at, now(), now(), errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+       started_at, now(), now(), errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
 FROM moved
 RETURNING *

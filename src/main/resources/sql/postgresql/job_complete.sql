@@ -5,6 +5,8 @@ WITH moved AS (
     WHERE id = :id
       AND lease_id = CAST(:lease_id AS uuid)
       AND status IN (1, 2)
+      -- a job of a batch, or one that others wait on, is completed with its settlement (:linked)
+      AND (CAST(:linked AS boolean) OR (batch_id IS NULL AND NOT has_dependents))
     RETURNING *
 ),
 hook AS (
@@ -18,10 +20,10 @@ hook AS (
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
        due_at, worker_id, progress, last_error, :result, created_by, COALESCE(:modified_by, modified_by), created_at,
-       started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+       started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
 FROM moved
 RETURNING *

@@ -26,10 +26,10 @@ hook AS (
 INSERT INTO readpast_job_dead (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, max_attempts,
        due_at, worker_id, progress, 'expired: not started before its expiresAt', NULL, created_by,
-       modified_by, created_at, started_at, now(), now(), NULL, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+       modified_by, created_at, started_at, now(), now(), NULL, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
 FROM moved
-RETURNING id, queue
+RETURNING id, queue, batch_id, has_dependents

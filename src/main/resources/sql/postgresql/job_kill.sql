@@ -22,7 +22,7 @@ hook AS (
 INSERT INTO readpast_job_dead (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, max_attempts,
        due_at, worker_id, progress, :error, NULL, created_by, COALESCE(:modified_by, modified_by), created_at,
@@ -40,6 +40,6 @@ SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, ma
            WHERE e.n > jsonb_array_length(COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb)))
                  + 1 - CAST(:keep_errors AS integer)
        ),
-       webhook_url, group_key, traceparent, tracestate, fairness_key
+       webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
 FROM moved
 RETURNING *

@@ -80,7 +80,25 @@ public enum Stmt {
     // fair queues: the key '' for keyless pending jobs, and the fair claim
     JOB_FAIR_KEYS,
     JOB_CLAIM_FAIR,
-    QUEUE_KEYS;
+    QUEUE_KEYS,
+    // batches and dependencies (docs/batches.md)
+    BATCH_INSERT,
+    BATCH_LOCK,
+    BATCH_UPDATE,
+    BATCH_GET,
+    BATCH_LIST,
+    BATCH_LOCK_PARENTS,
+    BATCH_WEBHOOK_INSERT,
+    JOB_LINK,
+    JOB_DEP_LOCK_PARENTS,
+    JOB_DEP_FINISHED_PARENTS,
+    JOB_DEP_INSERT,
+    JOB_DEP_PARENTS_OF,
+    JOB_DEP_SETTLE,
+    JOB_CANCEL_MANY,
+    JOB_BATCH_UNHELD,
+    JOB_CANCEL_REQUEST_BATCH,
+    JOB_DEP_EDGES;
 
     public String fileName() {
         return name().toLowerCase(Locale.ROOT) + ".sql";

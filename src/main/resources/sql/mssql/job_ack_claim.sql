@@ -17,6 +17,9 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 DECLARE @acked nvarchar(max);
 -- this claim locked no capped or rate-limited queue
 DECLARE @locked_queues nvarchar(max) = N'[]';
+-- a job of a batch, or one that others wait on, is completed by job_complete_many with its
+-- settlement, in a transaction (ClaimPath): this batch leaves it alone (include/batch_ack.sql)
+DECLARE @linked bit = 0;
 
 -- include: batch_ack.sql
 

@@ -1,6 +1,6 @@
--- Cancel a job nobody holds: a PENDING job (due, or scheduled for later) moves from the hot
--- table to the archive as CANCELLED (5) at once, with @modified_by. No row means the job is not
--- pending (any more). The row is locked by the guarded read, moved
+-- Cancel a job nobody holds: a PENDING job (due, or scheduled for later) or a WAITING one moves
+-- from the hot table to the archive as CANCELLED (5) at once, with @modified_by. No row means
+-- the job is not pending or waiting (any more). The row is locked by the guarded read, moved
 -- (include/moved_job_delete.sql), inserted into the archive, and the archived row is read back
 -- as the one result set.
 SET NOCOUNT ON;
@@ -12,20 +12,21 @@ INSERT INTO @target (id)
 SELECT j.id
 FROM readpast_job AS j WITH (UPDLOCK, ROWLOCK)
 WHERE j.id = @id
-    AND j.status IN (0, 6);
+    AND j.status IN (0, 6, 7);
 
 -- include: moved_job_delete.sql
 
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+    started_at, updated_at, finished_at, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
+    batch_id, has_dependents
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 5, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, NULL, m.created_by,
     @modified_by, m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.errors, m.webhook_url,
-    m.group_key, m.traceparent, m.tracestate, m.fairness_key
+    m.group_key, m.traceparent, m.tracestate, m.fairness_key, m.batch_id, m.has_dependents
 FROM @moved AS m;
 
 SELECT a.*

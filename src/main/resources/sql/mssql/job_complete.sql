@@ -3,7 +3,9 @@
 -- is a UUID string; one that is not a UUID matches nothing.) The row is locked by the guarded
 -- read, moved (include/moved_job_delete.sql), inserted into the archive, and the archived row
 -- is read back as the one result set. Its completion webhook, if the job or its queue names
--- one, goes into the outbox (readpast_webhook) in the same batch.
+-- one, goes into the outbox (readpast_webhook) in the same batch. With @linked = 0 (a bit) a
+-- job of a batch (batch_id) or one that others wait on (has_dependents) is left alone (no row);
+-- with 1 it is completed too, and the caller settles it in the same transaction.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
@@ -15,20 +17,24 @@ SELECT j.id
 FROM readpast_job AS j WITH (UPDLOCK, ROWLOCK)
 WHERE j.id = @id
     AND j.lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
-    AND j.status IN (1, 2);
+    AND j.status IN (1, 2)
+    -- a job of a batch, or one that others wait on, is completed with its settlement (@linked)
+    AND (@linked = 1 OR (j.batch_id IS NULL AND j.has_dependents = 0));
 
 -- include: moved_job_delete.sql
 
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
+    batch_id, has_dependents
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 3, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, @result, m.created_by,
     COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(),
-    m.lease_id, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key
+    m.lease_id, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key,
+    m.batch_id, m.has_dependents
 FROM @moved AS m;
 
 -- include: moved_job_webhook.sql

@@ -5,7 +5,8 @@
 -- with S locks, released at once), then locked by primary key with UPDLOCK and READPAST, the
 -- status and expiry checked again: a row a claim holds is skipped, never waited for, and the
 -- sweeper takes no index lock before the row's own, so it cannot lock in the opposite order to
--- a claim (reviews/tsql-review.md M5). Returns the ids and queues of the expired jobs.
+-- a claim (reviews/tsql-review.md M5). Returns the ids, queues, batch ids and has_dependents
+-- of the expired jobs (the caller settles their batches and dependents).
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
@@ -34,19 +35,23 @@ WHERE j.status IN (0, 6)
 INSERT INTO readpast_job_dead (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
+    batch_id, has_dependents
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 4, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, N'expired: not started before its expiresAt',
     NULL, m.created_by, m.modified_by, m.created_at, m.started_at, SYSUTCDATETIME(),
-    SYSUTCDATETIME(), NULL, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key
+    SYSUTCDATETIME(), NULL, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key,
+    m.batch_id, m.has_dependents
 FROM @moved AS m;
 
 -- include: moved_job_webhook.sql
 
 SELECT
     m.id,
-    m.queue
+    m.queue,
+    m.batch_id,
+    m.has_dependents
 FROM @moved AS m
 ORDER BY m.id ASC;

@@ -147,6 +147,55 @@ public class JobBodies {
     }
 
 
+    /** The batch and parents a request ties its job to (dependsOn, onParentFailure); validated. */
+    static io.readpast.store.JobLinks links(Requests.Enqueue b) {
+        boolean run = switch (b.onParentFailure() == null ? "cancel" : b.onParentFailure()) {
+            case "cancel" -> false;
+            case "run" -> true;
+            default -> throw BrokerException.invalid("'onParentFailure' takes cancel or run; got '"
+                    + Validate.printable(b.onParentFailure()) + "'.");
+        };
+        if (b.dependsOn() == null) {
+            if (b.onParentFailure() != null) {
+                throw BrokerException.invalid("'onParentFailure' needs 'dependsOn'.");
+            }
+            return io.readpast.store.JobLinks.NONE;
+        }
+        List<Long> jobs = ids("dependsOn.jobs", b.dependsOn().jobs());
+        List<Long> batches = ids("dependsOn.batches", b.dependsOn().batches());
+        if (jobs.isEmpty() && batches.isEmpty()) {
+            throw BrokerException.invalid("'dependsOn' names no job and no batch.");
+        }
+        if (jobs.size() + batches.size() > io.readpast.core.Batches.MAX_PARENTS) {
+            throw BrokerException.invalid("'dependsOn' names " + (jobs.size() + batches.size()) + " parents; at most "
+                    + io.readpast.core.Batches.MAX_PARENTS + ". Put many parents in a batch and depend on the batch.");
+        }
+        return new io.readpast.store.JobLinks(null, jobs, batches, run);
+    }
+
+    /** Ids given as JSON integers or strings of digits; duplicates count once. */
+    static List<Long> ids(String field, List<JsonNode> nodes) {
+        if (nodes == null) {
+            return List.of();
+        }
+        java.util.LinkedHashSet<Long> out = new java.util.LinkedHashSet<>();
+        for (JsonNode n : nodes) {
+            String text = n == null || n.isNull() ? "" : n.isIntegralNumber() ? n.asText() : n.isTextual() ? n.asText() : "";
+            long id;
+            try {
+                id = Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                id = 0;
+            }
+            if (id <= 0 || !text.matches("[0-9]{1,19}")) {
+                throw BrokerException.invalid("'" + field + "' holds ids: positive integers (or strings of digits); got "
+                        + Validate.printable(n == null ? "null" : n.toString()) + ".");
+            }
+            out.add(id);
+        }
+        return List.copyOf(out);
+    }
+
     String progressJson(Requests.Progress progress) {
         if (progress == null) {
             return null;

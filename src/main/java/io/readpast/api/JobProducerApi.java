@@ -133,4 +133,23 @@ public interface JobProducerApi {
                     examples = @ExampleObject(name = "notFound", value = ApiDocs.PROBLEM_JOB_NOT_FOUND)))
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     JobView get(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id);
+
+    @GET
+    @Consumes(MediaType.WILDCARD)
+    @Path("/{id}/dependencies")
+    @Tag(name = "Producers")
+    @Operation(operationId = "getJobDependencies", summary = "A job's parents and children (dependsOn)",
+            description = "The jobs and batches the job waits (or waited) for, each with its outcome once it settled, "
+                    + "and the jobs that wait (or waited) for it; up to 1000 of each." + ApiDocs.ROLE_PRODUCER)
+    @APIResponse(responseCode = "200", description = "Its edges.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.Dependencies.class),
+                    examples = @ExampleObject(name = "waiting", value = Responses.DEPENDENCIES_EXAMPLE)))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", description = "No job with this id, or (queue-scoped key) the job is in a "
+            + "queue outside the key's scope.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFound", value = ApiDocs.PROBLEM_JOB_NOT_FOUND)))
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    Responses.Dependencies dependencies(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id);
 }

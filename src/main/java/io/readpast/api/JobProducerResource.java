@@ -3,7 +3,9 @@ package io.readpast.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.readpast.config.ReadpastConfig;
+import io.readpast.core.Batches;
 import io.readpast.core.Enqueuer;
+import io.readpast.store.JobLinks;
 import io.readpast.core.Operations;
 import io.readpast.core.TraceContext;
 import io.readpast.ops.JobTracing;
@@ -31,10 +33,12 @@ public class JobProducerResource implements JobProducerApi {
     private final Caller caller;
     private final JobBodies bodies;
     private final JobTracing tracing;
+    private final Batches batches;
 
     public JobProducerResource(Enqueuer enqueuer, Operations operations, ReadpastConfig config, ObjectMapper mapper, Caller caller,
-                               JobBodies bodies, JobTracing tracing) {
+                               JobBodies bodies, JobTracing tracing, Batches batches) {
         this.tracing = tracing;
+        this.batches = batches;
         this.enqueuer = enqueuer;
         this.operations = operations;
         this.config = config;
@@ -49,7 +53,10 @@ public class JobProducerResource implements JobProducerApi {
         Requests.Enqueue b = Validate.body(body);
         Enqueuer.Enqueued e;
         try (JobTracing.Enqueue span = tracing.enqueue(TraceContext.parse(traceparent, tracestate), b.queue(), b.type())) {
-            e = enqueuer.enqueue(bodies.toNewJob(b, span.context()));
+            Enqueuer.NewJobRequest job = bodies.toNewJob(b, span.context());
+            JobLinks links = JobBodies.links(b);
+            e = links.hasParents() ? new Enqueuer.Enqueued(batches.enqueueWaiting(List.of(job), List.of(links)).get(0), true, null)
+                    : enqueuer.enqueue(job);
             span.job(e.job());
         }
         boolean minimal = minimal(prefer);
@@ -83,9 +90,11 @@ public class JobProducerResource implements JobProducerApi {
         List<Integer> validIndex = new ArrayList<>();
         List<Enqueuer.Enqueued> done;
         try (JobTracing.Enqueue span = tracing.enqueue(TraceContext.parse(traceparent, tracestate), null, null)) {
-            List<Enqueuer.NewJobRequest> valid = JobBodies.parseItems(items, "Each job", results, validIndex,
-                    node -> bodies.toNewJob(mapper.treeToValue(node, Requests.Enqueue.class), span.context()));
-            done = valid.isEmpty() ? List.of() : enqueuer.enqueueMany(valid);
+            List<Linked> valid = JobBodies.parseItems(items, "Each job", results, validIndex, node -> {
+                Requests.Enqueue item = mapper.treeToValue(node, Requests.Enqueue.class);
+                return new Linked(bodies.toNewJob(item, span.context()), JobBodies.links(item));
+            });
+            done = valid.isEmpty() ? List.of() : enqueueItems(valid);
             span.jobs(done.size());
         }
         for (int k = 0; k < done.size(); k++) {
@@ -100,6 +109,31 @@ public class JobProducerResource implements JobProducerApi {
         return (minimal ? r.header("Preference-Applied", "return=minimal") : r).build();
     }
 
+    /** A batch item and what ties it to others. */
+    private record Linked(Enqueuer.NewJobRequest job, JobLinks links) {
+    }
+
+    /**
+     * The items in order: those with parents in one transaction (they lock their parents), the
+     * rest in another, as enqueueMany does.
+     */
+    private List<Enqueuer.Enqueued> enqueueItems(List<Linked> items) {
+        if (items.stream().noneMatch(i -> i.links().hasParents())) {
+            return enqueuer.enqueueMany(items.stream().map(Linked::job).toList());
+        }
+        List<Linked> waiting = items.stream().filter(i -> i.links().hasParents()).toList();
+        List<Linked> plain = items.stream().filter(i -> !i.links().hasParents()).toList();
+        java.util.Iterator<JobRow> w = batches.enqueueWaiting(waiting.stream().map(Linked::job).toList(),
+                waiting.stream().map(Linked::links).toList()).iterator();
+        java.util.Iterator<Enqueuer.Enqueued> p = plain.isEmpty() ? java.util.Collections.emptyIterator()
+                : enqueuer.enqueueMany(plain.stream().map(Linked::job).toList()).iterator();
+        List<Enqueuer.Enqueued> out = new ArrayList<>(items.size());
+        for (Linked i : items) {
+            out.add(i.links().hasParents() ? new Enqueuer.Enqueued(w.next(), true, null) : p.next());
+        }
+        return out;
+    }
+
     @Allowed(Role.PRODUCER)
     @Override
     public JobView get(String id) {
@@ -110,5 +144,25 @@ public class JobProducerResource implements JobProducerApi {
             throw BrokerException.jobNotFound(jobId);
         }
         return JobView.detail(row);
+    }
+
+    @Allowed(Role.PRODUCER)
+    @Override
+    public Responses.Dependencies dependencies(String id) {
+        JobView job = get(id);
+        long jobId = Long.parseLong(job.id());
+        List<Responses.Edge> parents = new ArrayList<>();
+        List<Responses.Edge> children = new ArrayList<>();
+        for (io.readpast.store.BatchStore.Edge e : batches.edges(jobId, 'j', jobId, 1000)) {
+            String outcome = e.outcome() == null ? null : e.outcome() == 3 ? "SUCCEEDED" : e.outcome() == 5 ? "CANCELLED"
+                    : "DEAD";
+            if (e.childId() == jobId && !(e.parentKind() == 'j' && e.parentId() == jobId)) {
+                parents.add(e.parentKind() == 'b' ? new Responses.Edge(null, Long.toString(e.parentId()), outcome)
+                        : new Responses.Edge(Long.toString(e.parentId()), null, outcome));
+            } else {
+                children.add(new Responses.Edge(Long.toString(e.childId()), null, outcome));
+            }
+        }
+        return new Responses.Dependencies(parents, children);
     }
 }

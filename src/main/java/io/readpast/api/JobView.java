@@ -23,8 +23,8 @@ import java.util.List;
 @JsonPropertyOrder({"id", "queue", "type", "payload", "priority", "status", "attempt", "maxAttempts", "tags",
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
         "heartbeatAt", "progress", "cancelRequested", "lastError", "errors", "result", "idempotencyKey", "createdBy",
-        "modifiedBy", "webhookUrl", "expiresAt", "groupKey", "traceparent", "tracestate", "fairnessKey"})
-@Schema(description = "A job, wherever it lives: PENDING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
+        "modifiedBy", "webhookUrl", "expiresAt", "groupKey", "traceparent", "tracestate", "fairnessKey", "batchId", "parentsLeft"})
+@Schema(description = "A job, wherever it lives: PENDING, WAITING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
         + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
 public record JobView(
         @Schema(description = "Job id: a positive integer, as a string.", examples = "42")
@@ -38,8 +38,9 @@ public record JobView(
         @JsonRawValue String payload,
         @Schema(description = "Higher is claimed first.", examples = "5")
         int priority,
-        @Schema(description = "PENDING (waiting, maybe scheduled later), LEASED (claimed), PROCESSING (heartbeat "
-                + "received), SUCCEEDED, DEAD (attempts used up or failed fatally) or CANCELLED.")
+        @Schema(description = "PENDING (claimable, maybe scheduled later), WAITING (for its parents: dependsOn), "
+                + "LEASED (claimed), PROCESSING (heartbeat received), SUCCEEDED, DEAD (attempts used up or failed "
+                + "fatally) or CANCELLED.")
         JobStatus status,
         @Schema(description = "Attempts started so far: a claim counts one, a release gives it back.", examples = "1")
         int attempt,
@@ -118,7 +119,13 @@ public record JobView(
         @Schema(nullable = true, description = "The job's fairness key (a tenant, a customer): a fair queue serves "
                 + "its keys in turn, within the queue's keyMaxWorkers and keyRateLimit; null: none (in a fair "
                 + "queue, jobs without a key share the key \"\").", examples = "tenant-7")
-        String fairnessKey) {
+        String fairnessKey,
+        @Schema(nullable = true, description = "The batch the job belongs to (POST /batches); null: none. A "
+                + "requeued job has left its batch.", examples = "12")
+        String batchId,
+        @Schema(nullable = true, description = "While WAITING: how many of its parents (dependsOn) have not "
+                + "settled yet; null otherwise.", examples = "2")
+        Integer parentsLeft) {
 
     @Schema(description = "The error one failed attempt ended with.")
     public record AttemptError(
@@ -155,7 +162,8 @@ public record JobView(
                 withLease ? r.leaseId() : null, r.leaseExpiresAt(), r.heartbeatAt(), r.progress(),
                 r.cancelRequested(), r.lastError(), withErrors ? errors(r.errors()) : null, r.result(),
                 r.idempotencyKey(), r.createdBy(), r.modifiedBy(), r.webhookUrl(), r.expiresAt(), r.groupKey(),
-                r.traceparent(), r.tracestate(), r.fairnessKey());
+                r.traceparent(), r.tracestate(), r.fairnessKey(), r.batchId() == null ? null : Long.toString(r.batchId()),
+                r.depsLeft() > 0 ? r.depsLeft() : null);
     }
 
     /** The stored JSON array of {"attempt", "at", "workerId", "error"}, as records. */

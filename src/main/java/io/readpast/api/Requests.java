@@ -88,7 +88,71 @@ public final class Requests {
                     + "or keyRateLimit set) serves its keys in turn, so one key's backlog never holds up another's "
                     + "jobs by more than one turn. 1-200 characters without control characters, not ending in a "
                     + "space.", maxLength = 200, examples = "tenant-7")
-            String fairnessKey) {
+            String fairnessKey,
+            @Schema(description = "Parents: the job stays WAITING (never claimed) until every one of them has settled, "
+                    + "then becomes PENDING in the same transaction as its last parent's completion. At most 1000 ids "
+                    + "in all. Unknown ids are refused (400).")
+            DependsOn dependsOn,
+            @Schema(description = "What a parent that ends DEAD or CANCELLED (a batch: with any DEAD or CANCELLED job) "
+                    + "does to this job: cancel (the default) makes it CANCELLED, run counts the parent as settled.",
+                    enumeration = {"cancel", "run"}, defaultValue = "cancel", examples = "cancel")
+            String onParentFailure) {
+    }
+
+    @Schema(description = "The jobs and batches a job waits for.")
+    public record DependsOn(
+            @Schema(description = "Job ids (strings or integers).", maxItems = 1000, examples = "[\"41\"]")
+            List<JsonNode> jobs,
+            @Schema(description = "Batch ids (strings or integers): a batch settles when it has finished (closed, and "
+                    + "every job of it finished); it counts as failed when any of its jobs ended DEAD or CANCELLED.",
+                    maxItems = 1000, examples = "[\"7\"]")
+            List<JsonNode> batches) {
+    }
+
+    @Schema(description = "A batch of jobs, created in one transaction; its callback fires once when it settles.")
+    public record CreateBatch(
+            @Schema(description = "The batch's first jobs, each as POST /jobs takes it (dependsOn too; not "
+                    + "idempotencyKey or uniqueFor); up to readpast.limits.batch-max (1000). May be empty when open "
+                    + "is true.")
+            List<JsonNode> jobs,
+            @Schema(description = "The job to enqueue when the batch fires. Its payload arrives wrapped: {\"batchId\", "
+                    + "\"total\", \"succeeded\", \"dead\", \"cancelled\", \"payload\": the payload given here}.")
+            Callback callback,
+            @Schema(description = "Where to POST (signed, as job webhooks) when the batch fires: event batch.fired, with "
+                    + "the batch. On a host READPAST_WEBHOOK_ALLOWED_HOSTS allows.", maxLength = 2000, format = "uri",
+                    examples = "https://shop.example/hooks/readpast")
+            String webhookUrl,
+            @Schema(description = "When the callback fires: completion (every job finished, whatever the outcome; the "
+                    + "default), success (every job SUCCEEDED; never otherwise) or death (at the first DEAD job).",
+                    enumeration = {"completion", "success", "death"}, defaultValue = "completion",
+                    examples = "completion")
+            String fireOn,
+            @Schema(description = "Keep the batch open for more jobs (POST /batches/{id}/jobs) until POST "
+                    + "/batches/{id}/close. Default false: closed at once.", defaultValue = "false", examples = "false")
+            Boolean open) {
+    }
+
+    @Schema(description = "A batch's callback job.", requiredProperties = {"queue", "type"})
+    public record Callback(
+            @Schema(description = "Queue name.", maxLength = 200, examples = "reports")
+            String queue,
+            @Schema(description = "Job type.", maxLength = 200, examples = "batch-done")
+            String type,
+            @Schema(ref = ApiDocs.ANY_VALUE, description = "Any JSON value, handed to the callback as its payload's "
+                    + "\"payload\" member.", examples = "{\"report\": 7}")
+            JsonNode payload,
+            @Schema(description = "Higher is claimed first.", defaultValue = "0", examples = "0")
+            Integer priority,
+            @Schema(description = "Attempts before the callback job goes DEAD.", minimum = "1", maximum = "1000",
+                    examples = "3")
+            Integer maxAttempts) {
+    }
+
+    @Schema(description = "Jobs to add to an open batch.", requiredProperties = "jobs")
+    public record AddToBatch(
+            @Schema(description = "Jobs, each as POST /jobs takes it (not idempotencyKey or uniqueFor); up to "
+                    + "readpast.limits.batch-max (1000).")
+            List<JsonNode> jobs) {
     }
 
     @Schema(description = "A claim: lease up to 'limit' due jobs.", requiredProperties = "workerId")

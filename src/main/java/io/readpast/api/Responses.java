@@ -324,4 +324,23 @@ public final class Responses {
             return new KeyCreated(c.key(), v.name(), v.roles(), v.queues(), v.origin(), v.createdBy(), v.createdAt());
         }
     }
+
+    static final String DEPENDENCIES_EXAMPLE = "{\"parents\": [{\"job\": \"41\", \"batch\": null, \"outcome\": "
+            + "\"SUCCEEDED\"}, {\"job\": null, \"batch\": \"7\", \"outcome\": null}], \"children\": [{\"job\": \"43\", "
+            + "\"batch\": null, \"outcome\": null}]}";
+
+    @Schema(description = "A job's dependency edges.")
+    public record Dependencies(
+            @Schema(description = "What it waits (or waited) for.") java.util.List<Edge> parents,
+            @Schema(description = "The jobs that wait (or waited) for it.") java.util.List<Edge> children) {
+    }
+
+    @Schema(description = "One parent or child: a job or a batch, and the parent's outcome once it settled.")
+    public record Edge(
+            @Schema(nullable = true, description = "Job id; null for a batch.", examples = "41") String job,
+            @Schema(nullable = true, description = "Batch id; null for a job.", examples = "7") String batch,
+            @Schema(nullable = true, description = "How the parent settled (SUCCEEDED, DEAD, CANCELLED; a batch "
+                    + "with any DEAD or CANCELLED job counts as DEAD); null while it has not.",
+                    enumeration = {"SUCCEEDED", "DEAD", "CANCELLED"}, examples = "SUCCEEDED") String outcome) {
+    }
 }

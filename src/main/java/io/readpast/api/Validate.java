@@ -255,7 +255,7 @@ final class Validate {
                 codes.addAll(io.readpast.core.JobStatus.valueOf(part.strip().toUpperCase(java.util.Locale.ROOT))
                         .storedCodes());
             } catch (IllegalArgumentException e) {
-                throw BrokerException.invalid("'status' takes PENDING, LEASED, PROCESSING, SUCCEEDED, DEAD or CANCELLED "
+                throw BrokerException.invalid("'status' takes PENDING, WAITING, LEASED, PROCESSING, SUCCEEDED, DEAD or CANCELLED "
                         + "(comma-separated); got '" + printable(part) + "'.");
             }
         }

@@ -56,11 +56,12 @@ public class WebhookResource {
             @Schema(description = "Delivery id, sent as Readpast-Delivery with every attempt (receivers drop repeats "
                     + "by it).", format = "uuid", examples = "6f1c2a4e-8b3d-4f5a-9c7e-0d1e2f3a4b5c")
             String id,
-            @Schema(description = "The job.", examples = "42")
+            @Schema(description = "The job (for batch.fired: the batch).", examples = "42")
             String jobId,
             @Schema(description = "The job's queue.", examples = "emails")
             String queue,
-            @Schema(description = "job.succeeded or job.dead.", enumeration = {"job.succeeded", "job.dead"},
+            @Schema(description = "job.succeeded, job.dead, or batch.fired (a batch's callback webhook).",
+                    enumeration = {"job.succeeded", "job.dead", "batch.fired"},
                     examples = "job.succeeded")
             String event,
             @Schema(description = "Where it is POSTed.", examples = "https://shop.example/hooks/readpast")

@@ -167,7 +167,7 @@ public class Enqueuer {
         }
     }
 
-    private void created(JobRow job) {
+    void created(JobRow job) {
         queues.exists(job.queue()); // the enqueue made its queue
         outcomes.events().count(JobEvents.Event.ENQUEUED, job.queue(), 1);
         if (job.expiresAt() != null) {
@@ -202,7 +202,7 @@ public class Enqueuer {
         }
     }
 
-    private NewJob toNewJob(NewJobRequest r) {
+    NewJob toNewJob(NewJobRequest r) {
         return new NewJob(r.queue(), r.type(), r.payload(), r.tags(), r.idempotencyKey(), r.priority(),
                 r.maxAttempts(), config.defaults().maxAttempts(), r.runAt(), r.delayMs(), r.createdBy(), r.webhookUrl(),
                 r.expiresAt(), r.uniqueForSeconds() == null ? null : uniqueKey(r),

@@ -23,7 +23,11 @@ import java.util.Set;
  * LEASED|PROCESSING --release-->                     PENDING (attempt given back)
  * LEASED|PROCESSING --fail/release/expiry after a cancel request--> CANCELLED
  * DEAD|CANCELLED     --requeue-->                    PENDING (attempts reset)
+ * WAITING    --last parent settled-->                PENDING
+ * WAITING    --cancel, or a parent DEAD/CANCELLED under the cancel policy--> CANCELLED
  * </pre>
+ * A job enqueued with parents (dependsOn) starts WAITING, in the hot table but outside every
+ * claim index, until its last parent settles (docs/batches.md).
  * A PENDING job whose due time is still ahead (a delayed enqueue, a retry backing off) is
  * stored with its own code, {@link #SCHEDULED_CODE}, so that it stays out of the claim index
  * until a claim promotes it to {@code 0} once it is due. It is PENDING all the same: the API
@@ -35,7 +39,8 @@ public enum JobStatus {
     PROCESSING(2),
     SUCCEEDED(3),
     DEAD(4),
-    CANCELLED(5);
+    CANCELLED(5),
+    WAITING(7);
 
     private static final Map<JobStatus, Set<JobStatus>> NEXT = new EnumMap<>(JobStatus.class);
 
@@ -46,6 +51,7 @@ public enum JobStatus {
         NEXT.put(SUCCEEDED, EnumSet.noneOf(JobStatus.class));
         NEXT.put(DEAD, EnumSet.of(PENDING));
         NEXT.put(CANCELLED, EnumSet.of(PENDING));
+        NEXT.put(WAITING, EnumSet.of(PENDING, CANCELLED));
     }
 
     /** The stored code of a PENDING job that is not due yet (see the class comment). */
@@ -78,7 +84,7 @@ public enum JobStatus {
 
     /** Finished: moved out of the hot table (SUCCEEDED, DEAD, CANCELLED). */
     public boolean terminal() {
-        return code >= 3;
+        return this == SUCCEEDED || this == DEAD || this == CANCELLED;
     }
 
     public static JobStatus of(JobRow job) {

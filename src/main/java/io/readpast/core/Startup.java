@@ -33,7 +33,8 @@ public class Startup {
     void onStart(@Observes StartupEvent event, Database database, Event<StoreReady> ready, DuePollTask duePoll,
                  BackgroundTasks tasks, JobAnnouncer announcer, Wakeups wakeups) {
         try {
-            database.start();
+            // jobs that settling makes claimable (released children, batch callbacks) wake claims
+            database.start().onReleased(announcer::announce, announcer::scheduled);
             ready.fire(new StoreReady(database.engine()));
         } catch (StartupFailure | StoreException e) {
             LOG.error("Readpast cannot start: " + e.getMessage());

@@ -188,6 +188,12 @@ public class Database {
 
     @Produces
     @ApplicationScoped
+    BatchStore batchStore() {
+        return start().batches();
+    }
+
+    @Produces
+    @ApplicationScoped
     MaintenanceStore maintenanceStore() {
         return start().maintenance();
     }

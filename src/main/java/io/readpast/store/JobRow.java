@@ -8,7 +8,8 @@ import java.time.Instant;
  * {@code queueBackoff*} fields carry the job's queue settings where a statement joins them in.
  * {@code webhookUrl} is the job's own completion webhook (null: the queue's, if any);
  * {@code expiresAt} when a job not started by then never starts (hot rows only); {@code groupKey}
- * its ordered group (null: none).
+ * its ordered group (null: none); {@code batchId} its batch (null: none); {@code hasDependents}
+ * whether jobs wait on it; {@code depsLeft} its parents not settled yet (WAITING while above 0).
  */
 public record JobRow(
         long id,
@@ -45,5 +46,13 @@ public record JobRow(
         String groupKey,
         String traceparent,
         String tracestate,
-        String fairnessKey) {
+        String fairnessKey,
+        Long batchId,
+        boolean hasDependents,
+        int depsLeft) {
+
+    /** In a batch, or some job waits on it: its move settles them in the same transaction. */
+    public boolean linked() {
+        return batchId != null || hasDependents;
+    }
 }

@@ -8,4 +8,7 @@ import io.readpast.store.JobRow;
  */
 public interface JobDocuments {
     Object of(JobRow job);
+
+    /** The batch as GET /batches/{id} shows it; null when it is gone. */
+    Object ofBatch(long id);
 }

@@ -233,9 +233,17 @@ public final class WebhookSender implements AutoCloseable {
 
     /** The delivery's body: see {@link WebhookPayload}. */
     byte[] body(WebhookRow r) {
-        Optional<JobRow> job = jobs.jobGet(r.jobId());
-        WebhookPayload body = new WebhookPayload(r.deliveryId(), r.event(), r.attempt(), r.createdAt(),
-                job.isPresent() ? documents.of(job.get()) : WebhookPayload.deletedJob(r.jobId(), r.queue(), r.event()));
+        WebhookPayload body;
+        if (WebhookPayload.BATCH_FIRED.equals(r.event())) {
+            Object batch = documents.ofBatch(r.jobId());
+            body = new WebhookPayload(r.deliveryId(), r.event(), r.attempt(), r.createdAt(), null,
+                    batch != null ? batch : java.util.Map.of("id", Long.toString(r.jobId())));
+        } else {
+            Optional<JobRow> job = jobs.jobGet(r.jobId());
+            body = new WebhookPayload(r.deliveryId(), r.event(), r.attempt(), r.createdAt(),
+                    job.isPresent() ? documents.of(job.get()) : WebhookPayload.deletedJob(r.jobId(), r.queue(), r.event()),
+                    null);
+        }
         try {
             return mapper.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {

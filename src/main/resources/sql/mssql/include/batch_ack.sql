@@ -1,7 +1,9 @@
 -- The batch acknowledgement (job_complete_many, and the ack part of job_ack_claim): every item
 -- of @items whose lease is held moves from the hot table to the archive as SUCCEEDED (3), with
 -- its result. @items is a JSON array of objects {"id": number, "lease_id": UUID string,
--- "result": JSON text or null}.
+-- "result": JSON text or null}. With @linked = 0 (a bit: job_complete_many's parameter, a
+-- local of job_ack_claim) a job of a batch (batch_id) or one that others wait on
+-- (has_dependents) is left alone: the caller completes it with its settlement.
 -- The items are parsed into a table variable first: id and lease id with JSON_VALUE (short
 -- values; an id or lease id that does not convert matches nothing and is dropped), the result
 -- with OPENJSON over the item, whose value column is nvarchar(max) (JSON_VALUE would cut a
@@ -55,20 +57,25 @@ INNER JOIN @item AS i
     ON
         j.id = i.id
         AND j.lease_id = i.lease_id
-WHERE j.status IN (1, 2);
+WHERE j.status IN (1, 2)
+    -- a job of a batch, or one that others wait on, is completed with its settlement (@linked = 1,
+    -- job_complete_many in the caller's transaction); job_ack_claim declares @linked = 0
+    AND (@linked = 1 OR (j.batch_id IS NULL AND j.has_dependents = 0));
 
 -- include: moved_job_delete.sql
 
 INSERT INTO readpast_job_archive (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
+    batch_id, has_dependents
 )
 SELECT
     m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 3, m.attempt,
     m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, i.result, m.created_by,
     COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(),
-    m.lease_id, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key
+    m.lease_id, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key,
+    m.batch_id, m.has_dependents
 FROM @moved AS m
 INNER JOIN @item AS i ON m.id = i.id AND m.lease_id = i.lease_id;
 

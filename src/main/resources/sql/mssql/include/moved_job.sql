@@ -2,7 +2,8 @@
 -- including statement fills @target with their ids, in a guarded SELECT that locks them
 -- (UPDLOCK, held to the end of the transaction, so nothing changes them before they move);
 -- moved_job_delete.sql then deletes them into @moved, which holds every column the archive,
--- the dead letters and the outbox need.
+-- the dead letters and the outbox need (batch_id and has_dependents too: the caller settles the
+-- batch and the dependents of the moved jobs that have either).
 DECLARE @target TABLE (id bigint NOT NULL PRIMARY KEY);
 
 DECLARE @moved TABLE (
@@ -35,5 +36,7 @@ DECLARE @moved TABLE (
     group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
     traceparent varchar(55) NULL,
     tracestate varchar(512) NULL,
-    fairness_key nvarchar(200) NULL
+    fairness_key nvarchar(200) NULL,
+    batch_id bigint NULL,
+    has_dependents bit NOT NULL
 );

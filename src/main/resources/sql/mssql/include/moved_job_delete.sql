@@ -11,14 +11,16 @@ OUTPUT
     deleted.lease_seconds, deleted.lease_expires_at, deleted.heartbeat_at, deleted.progress,
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
     deleted.created_at, deleted.started_at, deleted.updated_at, deleted.errors, deleted.webhook_url,
-    deleted.group_key, deleted.traceparent, deleted.tracestate, deleted.fairness_key
+    deleted.group_key, deleted.traceparent, deleted.tracestate, deleted.fairness_key,
+    deleted.batch_id, deleted.has_dependents
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
     max_attempts, due_at, worker_id, lease_id,
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
-    created_at, started_at, updated_at, errors, webhook_url, group_key, traceparent, tracestate, fairness_key
+    created_at, started_at, updated_at, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
+    batch_id, has_dependents
 )
 FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
 INNER JOIN @target AS t ON j.id = t.id;

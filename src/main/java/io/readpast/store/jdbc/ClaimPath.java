@@ -44,11 +44,13 @@ final class ClaimPath {
     private final SqlRunner sql;
     private final ClaimGate gate;
     private final CappedQueues capped;
+    private final Settlement settlement;
     /** Jobs claimed or acknowledged in batches: each leaves a dead row version in the hot table. */
     private final AtomicLong churn = new AtomicLong();
 
-    ClaimPath(SqlRunner sql, ClaimGate gate, CappedQueues capped) {
+    ClaimPath(SqlRunner sql, ClaimGate gate, CappedQueues capped, Settlement settlement) {
         this.sql = sql;
+        this.settlement = settlement;
         this.gate = gate;
         this.capped = capped;
     }
@@ -79,14 +81,13 @@ final class ClaimPath {
             // the acks commit first, in a transaction of their own: the claim's queue lock is
             // never taken while this transaction still holds the acked rows (two ack-and-claims
             // on one capped queue would otherwise wait for each other's deletes, and deadlock)
-            Map<Long, Acked> acked = sql.oneStatement(c -> completeMany(c,
-                    Params.of().str("items", items).str("modified_by", claim.by())));
+            Map<Long, Acked> acked = completeMany(acks, claim.by());
             List<String> fairFree = capped.fairFree(claim.queues());
             return new AckClaimed(acked, gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit(),
                     fairFree))));
         }
-        p.str("items", items);
-        return gate.run(() -> sql.oneStatement(c -> {
+        p.str("items", items).bool("linked", false);
+        AckClaimed fast = gate.run(() -> sql.oneStatement(c -> {
             // one row per claimed job (or one row of nulls), the acked jobs on the first row
             String[] acked = new String[1];
             List<JobRow> claimed = new ArrayList<>();
@@ -105,11 +106,45 @@ final class ClaimPath {
             churn.addAndGet(ackedJobs.size());
             return new AckClaimed(ackedJobs, claimed(claimed));
         }));
+        // jobs of a batch, or with dependents, were left alone: completed now, with their settling
+        return new AckClaimed(completeLinked(acks, claim.by(), fast.acked()), fast.claimed());
     }
 
     Map<Long, Acked> completeMany(List<CompleteItem> items, String by) {
-        Params p = Params.of().str("items", itemsJson(items)).str("modified_by", by);
-        return sql.oneStatement(c -> completeMany(c, p));
+        Params p = Params.of().str("items", itemsJson(items)).str("modified_by", by).bool("linked", false);
+        return completeLinked(items, by, sql.oneStatement(c -> completeMany(c, p, null)));
+    }
+
+    /**
+     * The items {@code done} does not hold, completed in a transaction that also settles their
+     * batches and dependents (job_complete_many with linked jobs taken): the fast statements
+     * leave such jobs alone. An item whose lease is simply not held costs this one more look.
+     */
+    private Map<Long, Acked> completeLinked(List<CompleteItem> items, String by, Map<Long, Acked> done) {
+        List<CompleteItem> rest = new ArrayList<>();
+        for (CompleteItem i : items) {
+            if (!done.containsKey(i.id())) {
+                rest.add(i);
+            }
+        }
+        if (rest.isEmpty()) {
+            return done;
+        }
+        Params p = Params.of().str("items", itemsJson(rest)).str("modified_by", by).bool("linked", true);
+        Settlement.Released[] released = new Settlement.Released[1];
+        Map<Long, Acked> more = sql.tx(c -> {
+            List<Settlement.Moved> moved = new ArrayList<>();
+            Map<Long, Acked> acked = completeMany(c, p, moved);
+            released[0] = settlement.settle(c, moved);
+            return acked;
+        });
+        settlement.announce(released[0]);
+        if (more.isEmpty()) {
+            return done;
+        }
+        Map<Long, Acked> all = new HashMap<>(done);
+        all.putAll(more);
+        return all;
     }
 
     private static Params claimParams(ClaimParams claim, String queuesJson) {
@@ -183,10 +218,19 @@ final class ClaimPath {
         return claimed;
     }
 
-    private Map<Long, Acked> completeMany(Connection c, Params p) throws SQLException {
+    /** job_complete_many; the moved rows also into {@code moved} (null: not wanted). */
+    private Map<Long, Acked> completeMany(Connection c, Params p, List<Settlement.Moved> moved) throws SQLException {
         Map<Long, Acked> done = new HashMap<>();
-        sql.query(c, Stmt.JOB_COMPLETE_MANY, p, (rs, cols) -> done.put(rs.getLong(cols.get("id")),
-                new Acked(rs.getString(cols.get("queue")), RowReader.uuid(rs, cols, "lease_id"))));
+        sql.query(c, Stmt.JOB_COMPLETE_MANY, p, (rs, cols) -> {
+            long id = rs.getLong(cols.get("id"));
+            String queue = rs.getString(cols.get("queue"));
+            done.put(id, new Acked(queue, RowReader.uuid(rs, cols, "lease_id")));
+            if (moved != null) {
+                moved.add(new Settlement.Moved(id, queue, RowReader.lng(rs, cols, "batch_id"),
+                        rs.getBoolean(cols.get("has_dependents")), 3));
+            }
+            return Boolean.TRUE;
+        });
         churn.addAndGet(done.size());
         return done;
     }

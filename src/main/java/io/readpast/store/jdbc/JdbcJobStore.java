@@ -39,11 +39,13 @@ final class JdbcJobStore implements JobStore {
     private final SqlRunner sql;
     private final JobInserts inserts;
     private final ClaimPath claims;
+    private final Settlement settlement;
 
-    JdbcJobStore(SqlRunner sql, JobInserts inserts, ClaimPath claims) {
+    JdbcJobStore(SqlRunner sql, JobInserts inserts, ClaimPath claims, Settlement settlement) {
         this.sql = sql;
         this.inserts = inserts;
         this.claims = claims;
+        this.settlement = settlement;
     }
 
     @Override
@@ -190,12 +192,20 @@ final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<JobRow> jobComplete(LeaseRef lease, String result, String by) {
-        return one(Stmt.JOB_COMPLETE, lease(lease).str("result", result).str("modified_by", by));
+        // a job in no batch and with no dependents: one statement; the others (and a lease not
+        // held) get a second look, in a transaction that settles what the completion starts
+        Optional<JobRow> done = one(Stmt.JOB_COMPLETE, lease(lease).str("result", result).str("modified_by", by)
+                .bool("linked", false));
+        if (done.isPresent()) {
+            return done;
+        }
+        return moveAndSettle(Stmt.JOB_COMPLETE, lease(lease).str("result", result).str("modified_by", by)
+                .bool("linked", true));
     }
 
     @Override
     public Optional<JobRow> jobCancelPending(long id, String by) {
-        return one(Stmt.JOB_CANCEL_PENDING, Params.of().lng("id", id).str("modified_by", by));
+        return moveAndSettle(Stmt.JOB_CANCEL_PENDING, Params.of().lng("id", id).str("modified_by", by));
     }
 
     @Override
@@ -205,7 +215,7 @@ final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<JobRow> jobCancelLeased(LeaseEnd end) {
-        return one(Stmt.JOB_CANCEL_LEASED, end(end));
+        return moveAndSettle(Stmt.JOB_CANCEL_LEASED, end(end));
     }
 
     @Override
@@ -215,7 +225,7 @@ final class JdbcJobStore implements JobStore {
 
     @Override
     public Optional<JobRow> jobKill(LeaseEnd end) {
-        return one(Stmt.JOB_KILL, end(end));
+        return moveAndSettle(Stmt.JOB_KILL, end(end));
     }
 
     @Override
@@ -304,6 +314,23 @@ final class JdbcJobStore implements JobStore {
         return sql.oneStatement(c -> sql.query(c, Stmt.JOB_ANY_DUE, p, (rs, cols) -> new DueQueue(
                 rs.getString(cols.get("name")), rs.getBoolean(cols.get("due_now")),
                 sql.rows().instant(rs, cols, "next_due_at"), sql.rows().instant(rs, cols, "db_now"))));
+    }
+
+    /**
+     * A statement that moves one job out of the hot table, and the settling of its batch and
+     * dependents (when it has either) in the same transaction; announced after the commit.
+     */
+    private Optional<JobRow> moveAndSettle(Stmt stmt, Params p) {
+        Settlement.Released[] released = new Settlement.Released[1];
+        Optional<JobRow> moved = sql.tx(c -> {
+            Optional<JobRow> row = single(sql.queryJobs(c, stmt, p));
+            if (row.isPresent() && row.get().linked()) {
+                released[0] = settlement.settle(c, List.of(Settlement.Moved.of(row.get())));
+            }
+            return row;
+        });
+        settlement.announce(released[0]);
+        return moved;
     }
 
     private Optional<JobRow> one(Stmt stmt, Params p) {

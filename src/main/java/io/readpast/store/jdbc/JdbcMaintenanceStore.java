@@ -15,8 +15,10 @@ final class JdbcMaintenanceStore implements MaintenanceStore {
 
     private final SqlRunner sql;
     private final ClaimPath claims;
+    private final Settlement settlement;
 
-    JdbcMaintenanceStore(SqlRunner sql, ClaimPath claims) {
+    JdbcMaintenanceStore(SqlRunner sql, ClaimPath claims, Settlement settlement) {
+        this.settlement = settlement;
         this.sql = sql;
         this.claims = claims;
     }
@@ -45,8 +47,16 @@ final class JdbcMaintenanceStore implements MaintenanceStore {
 
     @Override
     public List<String> jobExpirePending(int limit) {
-        return sql.oneStatement(c -> sql.query(c, Stmt.JOB_EXPIRE_PENDING, Params.of().integer("limit", limit),
-                (rs, cols) -> rs.getString(cols.get("queue"))));
+        Settlement.Released[] released = new Settlement.Released[1];
+        List<String> queues = sql.tx(c -> {
+            List<Settlement.Moved> moved = sql.query(c, Stmt.JOB_EXPIRE_PENDING, Params.of().integer("limit", limit),
+                    (rs, cols) -> new Settlement.Moved(rs.getLong(cols.get("id")), rs.getString(cols.get("queue")),
+                            RowReader.lng(rs, cols, "batch_id"), rs.getBoolean(cols.get("has_dependents")), 4));
+            released[0] = settlement.settle(c, moved);
+            return moved.stream().map(Settlement.Moved::queue).toList();
+        });
+        settlement.announce(released[0]);
+        return queues;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.readpast.store.jdbc;
 
 import io.readpast.store.ApiKeyStore;
+import io.readpast.store.BatchStore;
 import io.readpast.store.Dialect;
 import io.readpast.store.JobStore;
 import io.readpast.store.MaintenanceStore;
@@ -25,19 +26,23 @@ public final class JdbcStores {
     private final WebhookStore webhooks;
     private final ApiKeyStore apiKeys;
     private final MaintenanceStore maintenance;
+    private final BatchStore batches;
+    private final Settlement settlement;
 
     public JdbcStores(DataSource dataSource, Dialect dialect, StatementCatalog catalog, int claimConcurrency) {
         this.sql = new SqlRunner(dataSource, dialect, catalog);
         ClaimGate gate = new ClaimGate(claimConcurrency);
         CappedQueues capped = new CappedQueues(sql);
-        ClaimPath claims = new ClaimPath(sql, gate, capped);
         JobInserts inserts = new JobInserts(sql);
-        this.jobs = new JdbcJobStore(sql, inserts, claims);
+        this.settlement = new Settlement(sql, inserts);
+        ClaimPath claims = new ClaimPath(sql, gate, capped, settlement);
+        this.jobs = new JdbcJobStore(sql, inserts, claims, settlement);
+        this.batches = new JdbcBatchStore(sql, inserts, settlement);
         this.queues = new JdbcQueueStore(sql, capped);
         this.schedules = new JdbcScheduleStore(sql, inserts);
         this.webhooks = new JdbcWebhookStore(sql);
         this.apiKeys = new JdbcApiKeyStore(sql);
-        this.maintenance = new JdbcMaintenanceStore(sql, claims);
+        this.maintenance = new JdbcMaintenanceStore(sql, claims, settlement);
     }
 
     public JobStore jobs() {
@@ -62,6 +67,19 @@ public final class JdbcStores {
 
     public MaintenanceStore maintenance() {
         return maintenance;
+    }
+
+    public BatchStore batches() {
+        return batches;
+    }
+
+    /**
+     * Who hears of jobs that settling made claimable (released children, callback jobs), after
+     * the commit: {@code due} with a count per queue, {@code later} with a due time.
+     */
+    public void onReleased(java.util.function.BiConsumer<String, Integer> due,
+                           java.util.function.BiConsumer<String, java.time.Instant> later) {
+        settlement.listen(due, later);
     }
 
     /** The runner every store uses (tests run single statements through it). */

@@ -61,7 +61,42 @@ public final class RowReader {
                 str(rs, cols, "group_key"),
                 str(rs, cols, "traceparent"),
                 str(rs, cols, "tracestate"),
-                str(rs, cols, "fairness_key"));
+                str(rs, cols, "fairness_key"),
+                lng(rs, cols, "batch_id"),
+                cols.containsKey("has_dependents") && rs.getBoolean(cols.get("has_dependents")),
+                intOr(rs, cols, "deps_left", 0));
+    }
+
+    public io.readpast.store.BatchRow batch(ResultSet rs, Map<String, Integer> cols) throws SQLException {
+        java.util.List<String> queues;
+        try {
+            queues = java.util.List.of(io.readpast.store.Json.mapper().readValue(str(rs, cols, "queues"), String[].class));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("A batch's queues are not a JSON array", e);
+        }
+        return new io.readpast.store.BatchRow(
+                rs.getLong(cols.get("id")),
+                queues,
+                intOr(rs, cols, "fire_on", 0),
+                str(rs, cols, "callback"),
+                str(rs, cols, "webhook_url"),
+                rs.getBoolean(cols.get("closed")),
+                intOr(rs, cols, "total", 0),
+                intOr(rs, cols, "succeeded", 0),
+                intOr(rs, cols, "dead", 0),
+                intOr(rs, cols, "cancelled", 0),
+                rs.getBoolean(cols.get("has_dependents")),
+                lng(rs, cols, "callback_job_id"),
+                str(rs, cols, "created_by"),
+                instant(rs, cols, "created_at"),
+                instant(rs, cols, "updated_at"),
+                instant(rs, cols, "closed_at"),
+                instant(rs, cols, "finished_at"),
+                instant(rs, cols, "fired_at"),
+                instant(rs, cols, "cancelled_at"),
+                lng(rs, cols, "waiting_count"),
+                lng(rs, cols, "pending_count"),
+                lng(rs, cols, "active_count"));
     }
 
     public QueueRow queue(ResultSet rs, Map<String, Integer> cols) throws SQLException {

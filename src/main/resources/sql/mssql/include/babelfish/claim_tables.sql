@@ -45,5 +45,8 @@ DECLARE @claimed TABLE (
     group_seq bigint NULL,
     traceparent varchar(55) NULL,
     tracestate varchar(512) NULL,
-    fairness_key nvarchar(200) NULL
+    fairness_key nvarchar(200) NULL,
+    batch_id bigint NULL,
+    has_dependents bit NOT NULL,
+    deps_left int NOT NULL
 );

@@ -32,7 +32,8 @@ OUTPUT
     inserted.cancel_requested, inserted.last_error, inserted.created_by, inserted.modified_by,
     inserted.created_at, inserted.started_at, inserted.updated_at, inserted.errors,
     inserted.webhook_url, inserted.expires_at, inserted.group_key, inserted.group_seq,
-    inserted.traceparent, inserted.tracestate, inserted.fairness_key
+    inserted.traceparent, inserted.tracestate, inserted.fairness_key,
+    inserted.batch_id, inserted.has_dependents, inserted.deps_left
 INTO @claimed (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
@@ -41,7 +42,8 @@ INTO @claimed (
     cancel_requested, last_error, created_by, modified_by,
     created_at, started_at, updated_at, errors,
     webhook_url, expires_at, group_key, group_seq,
-    traceparent, tracestate, fairness_key
+    traceparent, tracestate, fairness_key,
+    batch_id, has_dependents, deps_left
 )
 WHERE id IN (
     -- the best @limit candidates over every eligible queue

@@ -30,7 +30,8 @@ OUTPUT
     inserted.cancel_requested, inserted.last_error, inserted.created_by, inserted.modified_by,
     inserted.created_at, inserted.started_at, inserted.updated_at, inserted.errors,
     inserted.webhook_url, inserted.expires_at, inserted.group_key, inserted.group_seq,
-    inserted.traceparent, inserted.tracestate, inserted.fairness_key
+    inserted.traceparent, inserted.tracestate, inserted.fairness_key,
+    inserted.batch_id, inserted.has_dependents, inserted.deps_left
 INTO @claimed (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
@@ -39,7 +40,8 @@ INTO @claimed (
     cancel_requested, last_error, created_by, modified_by,
     created_at, started_at, updated_at, errors,
     webhook_url, expires_at, group_key, group_seq,
-    traceparent, tracestate, fairness_key
+    traceparent, tracestate, fairness_key,
+    batch_id, has_dependents, deps_left
 )
 WHERE id IN (SELECT p.id FROM @picked AS p)
     -- re-checked at the update: a row no longer pending is never leased a second time

@@ -157,7 +157,8 @@ public final class TestDb {
             c.setAutoCommit(true);
             // schedules first: the schedule sweeper must find nothing to fire into the emptied job tables
             for (String t : new String[] {"readpast_schedule", "readpast_schedule_fire",
-                    "readpast_job", "readpast_job_archive", "readpast_job_dead", "readpast_queue", "readpast_webhook", "readpast_unique_key"}) {
+                    "readpast_job", "readpast_job_archive", "readpast_job_dead", "readpast_queue", "readpast_webhook", "readpast_unique_key",
+                    "readpast_batch", "readpast_job_dep"}) {
                 s.executeUpdate("DELETE FROM " + t);
             }
         } catch (SQLException e) {

@@ -6,14 +6,14 @@
 // - Everything the broker returns is user data (payloads, errors, names): it is rendered
 //   with textContent and setAttribute only, never parsed as HTML markup.
 // - Routes live in the location hash (#/queues, #/jobs?queue=a, #/jobs/42, #/dead,
-//   #/schedules) and hold only filters and ids.
+//   #/schedules, #/batches, #/batches/7) and hold only filters and ids.
 // - Nothing is asked of the broker that the key may not do (the roles come from GET /me), so
 //   that a normal session logs no refused call in the browser console.
 'use strict';
 
 (() => {
   const KEY = 'readpast.apiKey';
-  const LIVE = ['PENDING', 'LEASED', 'PROCESSING'];
+  const LIVE = ['PENDING', 'WAITING', 'LEASED', 'PROCESSING'];
   const STATUSES = ['PENDING', 'LEASED', 'PROCESSING', 'SUCCEEDED', 'DEAD', 'CANCELLED'];
   // The API is served next to /ui/ (also behind a reverse proxy that adds a path prefix).
   const BASE = location.pathname.replace(/\/ui(\/.*)?$/, '');
@@ -750,6 +750,8 @@
             field('Attempt', j.attempt + ' of ' + j.maxAttempts, 'attempt'),
             field('Tags', j.tags.length ? j.tags.join(', ') : '—'),
             field('Idempotency key', j.idempotencyKey || '—'),
+            field('Batch', j.batchId ? batchLink(j.batchId) : '—', 'batch'),
+            j.status === 'WAITING' ? field('Parents left', String(j.parentsLeft), 'parents-left') : '',
             field('Run at', when(j.runAt)),
             field('Created', when(j.createdAt)),
             field('Started', when(j.startedAt)),
@@ -768,6 +770,13 @@
                     : [h('div', { class: 'progress', 'data-test': 'progress' }, bar),
                       h('div', null, (percent === null ? '' : percent + ' %'),
                           p && p.message ? h('span', { class: 'muted' }, ' · ' + p.message) : '')]))));
+
+    const deps = h('div', { class: 'card', 'data-test': 'dependencies' }, h('h3', null, 'Dependencies'),
+        h('p', { class: 'muted' }, 'Loading…'));
+    body.appendChild(deps);
+    api('GET', '/jobs/' + encodeURIComponent(j.id) + '/dependencies').then((d) => renderDependencies(deps, d),
+        () => { clear(deps); deps.appendChild(h('h3', null, 'Dependencies'));
+          deps.appendChild(h('p', { class: 'muted' }, 'Could not load them.')); });
 
     const errors = j.errors || [];
     body.appendChild(h('div', { class: 'card' }, h('h3', null, 'Errors per attempt'),
@@ -788,6 +797,29 @@
             pretty(j.result)))));
   }
 
+  function batchLink(id) {
+    return h('a', { href: '#/batches/' + encodeURIComponent(id), 'data-test': 'batch-link' }, 'batch #' + id);
+  }
+
+  function edgeLink(e) {
+    return e.batch ? batchLink(e.batch) : jobLink(e.job);
+  }
+
+  function renderDependencies(card, d) {
+    clear(card);
+    card.appendChild(h('h3', null, 'Dependencies'));
+    if (!d.parents.length && !d.children.length) {
+      card.appendChild(h('p', { class: 'muted', 'data-test': 'no-dependencies' }, 'It waits for nothing, and nothing waits for it.'));
+      return;
+    }
+    const list = (title, edges, test) => h('div', null, h('h4', null, title), edges.length
+        ? h('ul', { 'data-test': test }, edges.map((e) => h('li', { 'data-test': test + '-item' }, edgeLink(e), ' ',
+            e.outcome ? badge(e.outcome) : h('span', { class: 'muted' }, 'not settled'))))
+        : h('p', { class: 'muted' }, 'None.'));
+    card.appendChild(list('Parents (it waits for)', d.parents, 'parents'));
+    card.appendChild(list('Children (waiting for it)', d.children, 'children'));
+  }
+
   function jobActions(j) {
     const again = () => route();
     const buttons = [];
@@ -804,6 +836,97 @@
         onclick: () => deleteJob(j.id, () => go('#/jobs')) }, 'Delete'));
     }
     return h('div', { class: 'actions' }, buttons);
+  }
+
+  // ---- batches ----------------------------------------------------------------------------------
+
+  function batchBar(b) {
+    const done = b.succeeded + b.dead + b.cancelled;
+    const bar = h('span');
+    bar.style.width = (b.total ? Math.round(100 * done / b.total) : 100) + '%';
+    return h('div', { class: 'progress', 'data-test': 'batch-progress' }, bar);
+  }
+
+  async function viewBatches(gen) {
+    const body = page('Batches', h('button', { class: 'ghost', type: 'button', onclick: () => route() }, 'Refresh'));
+    const listKey = 'batches';
+    await every(5000, gen, async () => {
+      const after = cursorFor(listKey);
+      const pageData = await api('GET', '/batches' + q({ limit: 50, after }));
+      if (gen !== state.generation) {
+        return;
+      }
+      clear(body);
+      const rows = pageData.batches.map((b) => h('tr', { 'data-test': 'batch-row', 'data-id': b.id },
+          h('td', null, batchLink(b.id)),
+          h('td', { 'data-test': 'batch-state' }, badge(b.state)),
+          h('td', null, b.queues.join(', ')),
+          h('td', null, batchBar(b), h('div', { class: 'muted' }, (b.succeeded + b.dead + b.cancelled) + ' of ' + b.total
+              + (b.dead ? ' · ' + b.dead + ' dead' : '') + (b.cancelled ? ' · ' + b.cancelled + ' cancelled' : ''))),
+          h('td', null, b.firedAt ? when(b.firedAt) : h('span', { class: 'muted' }, 'not yet')),
+          h('td', null, when(b.createdAt))));
+      body.appendChild(h('div', { class: 'card' },
+          h('div', { class: 'table-wrap' }, h('table', { 'data-test': 'batches' },
+              h('thead', null, h('tr', null, ['Batch', 'State', 'Queues', 'Progress', 'Fired', 'Created']
+                  .map((x) => h('th', null, x)))),
+              h('tbody', null, rows.length ? rows
+                  : h('tr', null, h('td', { colspan: 6, class: 'empty', 'data-test': 'no-batches' },
+                      'No batches: POST /batches makes one (see README, Batches).'))))),
+          pager(pageData.next, () => route())));
+    });
+  }
+
+  async function viewBatch(gen, id) {
+    const body = page('Batch #' + id);
+    await every(2000, gen, async () => {
+      const b = await api('GET', '/batches/' + encodeURIComponent(id));
+      if (gen !== state.generation) {
+        return;
+      }
+      clear(body);
+      const buttons = [];
+      if (b.state === 'OPEN') {
+        buttons.push(h('button', { type: 'button', 'data-test': 'close-batch',
+          onclick: () => act('Batch ' + id + ' closed', () => api('POST', '/batches/' + id + '/close'), () => route()) },
+        'Close'));
+      }
+      if (isAdmin() && b.state !== 'FINISHED' && !b.cancelledAt) {
+        buttons.push(h('button', { type: 'button', class: 'danger', 'data-test': 'cancel-batch',
+          onclick: async () => {
+            if (await confirmAction('Cancel batch ' + id + '? Its pending and waiting jobs become CANCELLED; running '
+                + 'ones get cancel requested.', 'Cancel batch', true)) {
+              await act('Batch ' + id + ' cancelled', () => api('POST', '/batches/' + id + '/cancel'), () => route());
+            }
+          } }, 'Cancel batch'));
+      }
+      body.appendChild(h('div', { class: 'card page-head' },
+          h('span', { 'data-test': 'batch-state' }, badge(b.state, 'big')),
+          b.cancelledAt ? h('span', { class: 'badge CANCELLED' }, 'cancelled') : '',
+          h('span', { class: 'muted' }, b.queues.join(', ') + ' · fires on ' + b.fireOn),
+          h('span', { class: 'spacer' }),
+          h('button', { type: 'button', class: 'ghost', onclick: () => route() }, 'Refresh'),
+          h('div', { class: 'actions' }, buttons)));
+      body.appendChild(h('div', { class: 'grid' },
+          h('div', { class: 'card' }, h('h3', null, 'Progress'), batchBar(b), h('dl', { class: 'fields' },
+              field('Total', String(b.total), 'total'),
+              field('Succeeded', String(b.succeeded), 'succeeded'),
+              field('Dead', String(b.dead), 'dead'),
+              field('Cancelled', String(b.cancelled), 'cancelled'),
+              field('Waiting', String(b.waiting), 'waiting'),
+              field('Pending', String(b.pending), 'pending'),
+              field('Running', String(b.active), 'active'))),
+          h('div', { class: 'card' }, h('h3', null, 'Callback'), h('dl', { class: 'fields' },
+              field('Fires on', b.fireOn),
+              field('Callback job', b.callback ? b.callback.queue + ' · ' + b.callback.type : '—'),
+              field('Enqueued as', b.callbackJobId ? jobLink(b.callbackJobId) : '—', 'callback-job'),
+              field('Webhook', b.webhookUrl || '—'),
+              field('Fired', b.firedAt ? when(b.firedAt) : 'not yet', 'fired'),
+              field('Created', when(b.createdAt)),
+              field('Closed', when(b.closedAt)),
+              field('Finished', when(b.finishedAt)),
+              field('Created by', b.createdBy || '—')))));
+      return !b.firedAt || b.state !== 'FINISHED';
+    });
   }
 
   // ---- schedules --------------------------------------------------------------------------------
@@ -858,7 +981,7 @@
 
   // ---- router -----------------------------------------------------------------------------------
 
-  const TITLES = { queues: 'Queues', jobs: 'Jobs', dead: 'Dead letters', schedules: 'Schedules' };
+  const TITLES = { queues: 'Queues', jobs: 'Jobs', dead: 'Dead letters', schedules: 'Schedules', batches: 'Batches' };
 
   function go(hash) {
     if (location.hash === hash) {
@@ -887,7 +1010,7 @@
       a.classList.toggle('active', a.getAttribute('data-nav') === section);
     }
     let view;
-    if (!isAdmin() && !(section === 'jobs' && parts[1])) {
+    if (!isAdmin() && !((section === 'jobs' || section === 'batches') && parts[1])) {
       // the overview, lists and schedules need the admin role: say so without asking the broker
       page(TITLES[section] || 'Queues');
       renderError(new ApiError(403, { title: 'Forbidden', detail: 'This needs the admin role; the key \''
@@ -902,6 +1025,10 @@
       view = viewDead(gen, params);
     } else if (section === 'schedules') {
       view = viewSchedules(gen, params);
+    } else if (section === 'batches' && parts[1]) {
+      view = viewBatch(gen, parts[1]);
+    } else if (section === 'batches') {
+      view = viewBatches(gen);
     } else if (section === 'queues' && parts[1] && parts[2] === 'keys') {
       view = viewQueueKeys(gen, decodeURIComponent(parts[1]));
     } else {

@@ -389,6 +389,44 @@ class DashboardBrowserTest {
         shot("08-fair-queue-keys");
     }
 
+    @Test
+    void aBatchPageShowsProgressAndAWaitingJobShowsItsParents() throws IOException {
+        String batch = api(ADMIN).body(Map.of("jobs", List.of(Map.of("queue", "ui-batch", "type", "part"),
+                        Map.of("queue", "ui-batch", "type", "part")),
+                "callback", Map.of("queue", "ui-batch-done", "type", "report")))
+                .post("/batches").then().statusCode(201).extract().path("id");
+        String waiting = api(ADMIN).body(Map.of("queue", "ui-after", "type", "after",
+                        "dependsOn", Map.of("batches", List.of(batch))))
+                .post("/jobs").then().statusCode(201).extract().path("id");
+        io.restassured.path.json.JsonPath c = api(ADMIN).body(Map.of("workerId", "ui", "queues", List.of("ui-batch"),
+                "limit", 1)).post("/claim").then().statusCode(200).extract().jsonPath();
+        api(ADMIN).body(Map.of("leaseId", c.getString("jobs[0].leaseId")))
+                .post("/jobs/" + c.getString("jobs[0].id") + "/complete").then().statusCode(200);
+
+        login(ADMIN);
+        driver.get(base() + "#/batches");
+        record();
+        By row = By.cssSelector("[data-test='batch-row'][data-id='" + batch + "']");
+        waitVisible(row);
+        driver.findElement(row).findElement(By.cssSelector("[data-test='batch-link']")).click();
+        record();
+        waitText(By.cssSelector("[data-test='batch-state']"), "RUNNING");
+        assertEquals("2", text(By.cssSelector("[data-test='total']")));
+        assertEquals("1", text(By.cssSelector("[data-test='succeeded']")));
+        assertEquals("1", text(By.cssSelector("[data-test='pending']")));
+        assertEquals("not yet", text(By.cssSelector("[data-test='fired']")));
+        shot("09-batch");
+
+        driver.get(base() + "#/jobs/" + waiting);
+        record();
+        waitText(By.cssSelector("[data-test='job-status']"), "WAITING");
+        assertEquals("1", text(By.cssSelector("[data-test='parents-left']")));
+        waitVisible(By.cssSelector("[data-test='parents-item']"));
+        String parent = text(By.cssSelector("[data-test='parents-item']"));
+        assertTrue(parent.contains("batch #" + batch) && parent.contains("not settled"), parent);
+        shot("10-waiting-job");
+    }
+
     // ---- a producer key ----------------------------------------------------------------------------
 
     @Test

@@ -382,7 +382,6 @@ class BatchTest {
         // keyed jobs in a batch, a batch with nothing to fire, a bad fireOn
         refused("/batches", Map.of("jobs", List.of(Map.of("queue", "h", "type", "t", "idempotencyKey", "k")),
                 "callback", callback("x")), 400, "idempotencyKey");
-        refused("/batches", Map.of("jobs", List.of(job("h", 1))), 400, "needs a 'callback'");
         refused("/batches", Map.of("jobs", List.of(job("h", 1)), "callback", callback("x"), "fireOn", "sometimes"), 400,
                 "fireOn");
         refused("/batches", Map.of("jobs", List.of(), "callback", callback("x")), 400, "1-1000 items");
@@ -408,6 +407,20 @@ class BatchTest {
     static void refused(String path, Object body, int status, String detail) {
         given().contentType(ContentType.JSON).body(body).when().post(path).then().statusCode(status)
                 .contentType("application/problem+json").body("detail", containsString(detail));
+    }
+
+    @Test
+    void aBatchWithoutCallbackIsAGroupOthersCanWaitFor() {
+        String batch = createBatch(Map.of("jobs", List.of(job("g", 1), job("g", 2)))).getString("id");
+        Map<String, Object> after = job("g-after", "x");
+        after.put("dependsOn", Map.of("batches", List.of(batch)));
+        String waiting = Jobs.enqueue(after);
+        claim(List.of("g"), 10).forEach(BatchTest::complete);
+        JsonPath b = getBatch(batch);
+        assertEquals("FINISHED", b.getString("state"));
+        assertEquals(null, b.getString("callbackJobId"));
+        assertEquals("PENDING", status(waiting));
+        assertEquals(0, rows("SELECT count(*) FROM readpast_webhook"), "no webhook without a webhookUrl");
     }
 
     @Test

@@ -331,7 +331,7 @@ class OpenApiContractTest {
                 .then().statusCode(200).extract().asString());
         List<String> tags = new ArrayList<>();
         doc.path("tags").forEach(t -> tags.add(t.path("name").asText()));
-        assertEquals(List.of("Producers", "Workers", "Operators", "Queues", "Keys", "Schedules", "Webhooks"), tags);
+        assertEquals(List.of("Producers", "Workers", "Operators", "Queues", "Keys", "Schedules", "Webhooks", "Batches"), tags);
         assertEquals("bearer", doc.path("components").path("securitySchemes").path("apiKey").path("scheme").asText());
         assertFalse(doc.path("security").isEmpty(), "no global security requirement");
     }

@@ -59,6 +59,8 @@ public class BatchResource {
             + "\"a@b.c\"}}, {\"queue\": \"emails\", \"type\": \"send\", \"payload\": {\"to\": \"d@e.f\"}}], "
             + "\"callback\": {\"queue\": \"reports\", \"type\": \"batch-done\", \"payload\": {\"report\": 7}}, "
             + "\"fireOn\": \"completion\"}";
+    static final String ADD_BODY = "{\"jobs\": [{\"queue\": \"emails\", \"type\": \"send\", \"payload\": {\"to\": "
+            + "\"g@h.i\"}}]}";
     static final String PROBLEM_MISSING = "{\"type\": \"urn:readpast:problem:not-found\", \"title\": \"Not Found\", "
             + "\"status\": 404, \"detail\": \"There is no batch 7.\"}";
     static final String PROBLEM_CLOSED = "{\"type\": \"urn:readpast:problem:state-conflict\", \"title\": \"Conflict\", "
@@ -178,10 +180,6 @@ public class BatchResource {
         Jobs jobs = jobs(items);
         Batches.Callback callback = callback(b.callback());
         String webhookUrl = io.readpast.webhook.WebhookUrls.check("webhookUrl", b.webhookUrl(), config.webhooks());
-        if (callback == null && webhookUrl == null) {
-            throw BrokerException.invalid("A batch needs a 'callback', a 'webhookUrl', or both: what it does when it "
-                    + "fires.");
-        }
         int fireOn = switch (b.fireOn() == null ? "completion" : b.fireOn()) {
             case "completion" -> BatchRow.FIRE_ON_COMPLETION;
             case "success" -> BatchRow.FIRE_ON_SUCCESS;
@@ -199,7 +197,8 @@ public class BatchResource {
     @Operation(operationId = "addToBatch", summary = "Add jobs to an open batch",
             description = "In one transaction. 409 once the batch is closed." + ApiDocs.ROLE_PRODUCER)
     @RequestBody(required = true, content = @Content(mediaType = ApiDocs.JSON,
-            schema = @Schema(implementation = Requests.AddToBatch.class)))
+            schema = @Schema(implementation = Requests.AddToBatch.class),
+            examples = @ExampleObject(name = "jobs", value = ADD_BODY)))
     @APIResponse(responseCode = "200", description = "The batch, with the ids of the jobs added.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = BatchView.class),
                     examples = @ExampleObject(name = "batch", value = BATCH_VIEW)))
@@ -304,7 +303,8 @@ public class BatchResource {
             description = "Keyset pages: pass 'next' as 'after'. A queue-scoped key sees the batches its scope covers."
                     + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "A page of batches.",
-            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = BatchPage.class)))
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = BatchPage.class),
+                    examples = @ExampleObject(name = "page", value = "{\"batches\": [" + BATCH_VIEW + "], \"next\": null}")))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)

@@ -144,6 +144,7 @@ public interface JobProducerApi {
     @APIResponse(responseCode = "200", description = "Its edges.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.Dependencies.class),
                     examples = @ExampleObject(name = "waiting", value = Responses.DEPENDENCIES_EXAMPLE)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
     @APIResponse(responseCode = "404", description = "No job with this id, or (queue-scoped key) the job is in a "

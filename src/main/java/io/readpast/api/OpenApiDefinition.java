@@ -42,7 +42,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                 @Tag(name = "Keys", description = "API keys: who the presented key is (any role); keys made and "
                         + "deleted at run time (role admin)"),
                 @Tag(name = "Schedules", description = "Recurring schedules that enqueue jobs (role admin)"),
-                @Tag(name = "Webhooks", description = "Completion webhook deliveries (role admin)")
+                @Tag(name = "Webhooks", description = "Completion webhook deliveries (role admin)"),
+                @Tag(name = "Batches", description = "Batches of jobs with a callback that fires once (role producer; "
+                        + "cancel and list: admin)")
         },
         components = @Components(schemas = @Schema(name = ApiDocs.ANY_VALUE,
                 description = "Any JSON value: object, array, string, number, boolean or null."),

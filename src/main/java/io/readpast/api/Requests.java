@@ -109,7 +109,9 @@ public final class Requests {
             List<JsonNode> batches) {
     }
 
-    @Schema(description = "A batch of jobs, created in one transaction; its callback fires once when it settles.")
+    @Schema(description = "A batch of jobs, created in one transaction; its callback fires once when it settles. "
+            + "Without callback and webhookUrl it is a group to track, or for other jobs to wait for (dependsOn).",
+            requiredProperties = "jobs")
     public record CreateBatch(
             @Schema(description = "The batch's first jobs, each as POST /jobs takes it (dependsOn too; not "
                     + "idempotencyKey or uniqueFor); up to readpast.limits.batch-max (1000). May be empty when open "

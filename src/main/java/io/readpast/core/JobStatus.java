@@ -73,6 +73,11 @@ public enum JobStatus {
         return this == PENDING ? Set.of(code, SCHEDULED_CODE) : Set.of(code);
     }
 
+    /** The states a job starts in: PENDING, or WAITING when it names parents (dependsOn). */
+    public static Set<JobStatus> initial() {
+        return EnumSet.of(PENDING, WAITING);
+    }
+
     /** The states this one may change into (not itself). */
     public Set<JobStatus> next() {
         return Set.copyOf(NEXT.get(this));

@@ -55,8 +55,12 @@ class JobStatusTest {
             assertTrue(leased.next().containsAll(EnumSet.of(JobStatus.SUCCEEDED, JobStatus.PENDING, JobStatus.DEAD)),
                     leased + " can complete, be retried or released, and die");
         }
-        // every state is reachable from PENDING
-        Set<JobStatus> seen = EnumSet.of(JobStatus.PENDING);
+        // every state is reachable from the states a job starts in (PENDING; WAITING with dependsOn)
+        assertEquals(EnumSet.of(JobStatus.PENDING, JobStatus.WAITING), JobStatus.initial());
+        assertEquals(EnumSet.of(JobStatus.PENDING, JobStatus.CANCELLED), JobStatus.WAITING.next(),
+                "a waiting job is released or cancelled, never leased directly");
+        assertFalse(JobStatus.WAITING.terminal());
+        Set<JobStatus> seen = EnumSet.copyOf(JobStatus.initial());
         ArrayDeque<JobStatus> todo = new ArrayDeque<>(seen);
         while (!todo.isEmpty()) {
             for (JobStatus n : todo.poll().next()) {

@@ -12,12 +12,12 @@
 ALTER TABLE readpast_job ADD batch_id bigint NULL;
 ALTER TABLE readpast_job ADD has_dependents bit NOT NULL
 CONSTRAINT df_readpast_job_has_dependents DEFAULT 0;
+-- (dep_policy is smallint: on Babelfish, adding a tinyint NOT NULL column with a default fails
+-- with "tuple already updated by self"; the CHECK constraints come below, with the others)
 ALTER TABLE readpast_job ADD deps_left int NOT NULL
-CONSTRAINT df_readpast_job_deps_left DEFAULT 0
-CONSTRAINT ck_readpast_job_deps_left CHECK (deps_left >= 0);
-ALTER TABLE readpast_job ADD dep_policy tinyint NOT NULL
-CONSTRAINT df_readpast_job_dep_policy DEFAULT 0
-CONSTRAINT ck_readpast_job_dep_policy CHECK (dep_policy IN (0, 1));
+CONSTRAINT df_readpast_job_deps_left DEFAULT 0;
+ALTER TABLE readpast_job ADD dep_policy smallint NOT NULL
+CONSTRAINT df_readpast_job_dep_policy DEFAULT 0;
 ALTER TABLE readpast_job_archive ADD batch_id bigint NULL;
 ALTER TABLE readpast_job_archive ADD has_dependents bit NOT NULL
 CONSTRAINT df_readpast_job_archive_has_dependents DEFAULT 0;
@@ -38,6 +38,8 @@ ALTER TABLE readpast_job ADD CONSTRAINT ck_readpast_job_lease CHECK (
 -- a batch's jobs still in the hot table (cancel, progress), and its finished ones (literal
 -- filters: the statements repeat "batch_id IS NOT NULL" so that these can be used)
 EXEC sp_executesql N'
+ALTER TABLE readpast_job ADD CONSTRAINT ck_readpast_job_deps_left CHECK (deps_left >= 0);
+ALTER TABLE readpast_job ADD CONSTRAINT ck_readpast_job_dep_policy CHECK (dep_policy IN (0, 1));
 ALTER TABLE readpast_job ADD CONSTRAINT ck_readpast_job_waiting CHECK (
     (status = 7 AND deps_left > 0) OR (status <> 7 AND deps_left <= 0)
 );

@@ -429,6 +429,40 @@ class BatchTest {
     }
 
     @Test
+    void aJobWaitingForAThousandParentsIsReleasedOnceTheLastOneIsDone() {
+        List<Map<String, Object>> jobs = new ArrayList<>();
+        for (int k = 0; k < 1000; k++) {
+            jobs.add(job("wide", k));
+        }
+        List<String> parents = given().contentType(ContentType.JSON).body(Map.of("jobs", jobs)).when().post("/jobs/batch")
+                .then().statusCode(200).extract().path("results.id");
+        Map<String, Object> child = job("wide-child", "all");
+        child.put("dependsOn", Map.of("jobs", parents));
+        String c = Jobs.enqueue(child);
+        given().when().get("/jobs/" + c).then().body("parentsLeft", equalTo(1000));
+        List<Map<String, Object>> items = new ArrayList<>();
+        Map<String, String> held = new LinkedHashMap<>();
+        while (held.size() < 1000) {
+            held.putAll(claim(List.of("wide"), 500));
+        }
+        String last = null;
+        for (Map.Entry<String, String> e : held.entrySet()) {
+            if (last == null) {
+                last = e.getKey();
+                continue;
+            }
+            items.add(Map.of("id", e.getKey(), "leaseId", e.getValue()));
+        }
+        given().contentType(ContentType.JSON).body(Map.of("items", items)).when().post("/jobs/complete")
+                .then().statusCode(200).body("succeeded", equalTo(999));
+        given().when().get("/jobs/" + c).then().body("status", equalTo("WAITING")).body("parentsLeft", equalTo(1));
+        complete(last, held.get(last));
+        assertEquals("PENDING", status(c));
+        JsonPath deps = given().when().get("/jobs/" + c + "/dependencies").then().statusCode(200).extract().jsonPath();
+        assertEquals(1000, deps.getList("parents").size());
+    }
+
+    @Test
     void theListShowsBatchesNewestFirst() {
         String first = createBatch(Map.of("jobs", List.of(job("l", 1)), "callback", callback("l"))).getString("id");
         String second = createBatch(Map.of("jobs", List.of(job("l", 2)), "callback", callback("l"))).getString("id");

@@ -101,10 +101,12 @@ public final class Requests {
 
     @Schema(description = "The jobs and batches a job waits for.")
     public record DependsOn(
-            @Schema(description = "Job ids (strings or integers).", maxItems = 1000, examples = "[\"41\"]")
+            @Schema(type = SchemaType.ARRAY, implementation = String.class, description = "Job ids, as strings of "
+                    + "digits (integers are taken too).", maxItems = 1000, examples = "[\"41\"]")
             List<JsonNode> jobs,
-            @Schema(description = "Batch ids (strings or integers): a batch settles when it has finished (closed, and "
-                    + "every job of it finished); it counts as failed when any of its jobs ended DEAD or CANCELLED.",
+            @Schema(type = SchemaType.ARRAY, implementation = String.class, description = "Batch ids, as strings of "
+                    + "digits (integers are taken too): a batch settles when it has finished (closed, and every job of "
+                    + "it finished); it counts as failed when any of its jobs ended DEAD or CANCELLED.",
                     maxItems = 1000, examples = "[\"7\"]")
             List<JsonNode> batches) {
     }
@@ -113,9 +115,10 @@ public final class Requests {
             + "Without callback and webhookUrl it is a group to track, or for other jobs to wait for (dependsOn).",
             requiredProperties = "jobs")
     public record CreateBatch(
-            @Schema(description = "The batch's first jobs, each as POST /jobs takes it (dependsOn too; not "
+            @Schema(type = SchemaType.ARRAY, implementation = Enqueue.class,
+                    description = "The batch's first jobs, each as POST /jobs takes it (dependsOn too; not "
                     + "idempotencyKey or uniqueFor); up to readpast.limits.batch-max (1000). May be empty when open "
-                    + "is true.")
+                    + "is true.", maxItems = 1000)
             List<JsonNode> jobs,
             @Schema(description = "The job to enqueue when the batch fires. Its payload arrives wrapped: {\"batchId\", "
                     + "\"total\", \"succeeded\", \"dead\", \"cancelled\", \"payload\": the payload given here}.")
@@ -152,8 +155,9 @@ public final class Requests {
 
     @Schema(description = "Jobs to add to an open batch.", requiredProperties = "jobs")
     public record AddToBatch(
-            @Schema(description = "Jobs, each as POST /jobs takes it (not idempotencyKey or uniqueFor); up to "
-                    + "readpast.limits.batch-max (1000).")
+            @Schema(type = SchemaType.ARRAY, implementation = Enqueue.class,
+                    description = "Jobs, each as POST /jobs takes it (not idempotencyKey or uniqueFor); up to "
+                    + "readpast.limits.batch-max (1000).", minItems = 1, maxItems = 1000)
             List<JsonNode> jobs) {
     }
 

@@ -53,15 +53,13 @@ public class Batches {
                          int fireOn, boolean open, String by) {
         requireUnkeyed(jobs);
         TreeSet<String> queues = queuesOf(jobs);
-        if (callback != null) {
-            queues.add(callback.queue());
-        }
         String spec = null;
         if (callback != null) {
+            queues.add(callback.queue());
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("queue", callback.queue());
             c.put("type", callback.type());
-            c.put("payload", Json.mapper().valueToTree(parse(callback.payload())));
+            c.put("payload", parse(callback.payload()));
             c.put("priority", callback.priority());
             c.put("maxAttempts", callback.maxAttempts());
             c.put("defaultMaxAttempts", config.defaults().maxAttempts());
@@ -144,7 +142,7 @@ public class Batches {
         }
     }
 
-    private static Object parse(String json) {
+    private static com.fasterxml.jackson.databind.JsonNode parse(String json) {
         try {
             return Json.mapper().readTree(json);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

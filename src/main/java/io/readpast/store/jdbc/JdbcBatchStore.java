@@ -13,7 +13,6 @@ import io.readpast.store.Stmt;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -64,8 +63,8 @@ final class JdbcBatchStore implements BatchStore {
             List<JobRow> rows = insertLinked(c, jobs, inBatch(links, b.id()), satisfied);
             b = settlement.lock(c, b.id());
             released[0] = new Settlement.Released();
-            BatchRow updated = settlement.change(c, b, new Settlement.Delta(rows.size(), 0, 0, 0, batch.close(), false,
-                    batch.queues()), released[0], new ArrayDeque<>());
+            BatchRow updated = settlement.apply(c, b, new Settlement.Delta(rows.size(), 0, 0, 0, batch.close(), false,
+                    batch.queues()), released[0]);
             return new Change(updated, rows);
         });
         announce(change.jobs());
@@ -90,8 +89,8 @@ final class JdbcBatchStore implements BatchStore {
             TreeSet<String> all = new TreeSet<>(b.queues());
             all.addAll(queues);
             released[0] = new Settlement.Released();
-            BatchRow updated = settlement.change(c, b, new Settlement.Delta(rows.size(), 0, 0, 0, false, false,
-                    List.copyOf(all)), released[0], new ArrayDeque<>());
+            BatchRow updated = settlement.apply(c, b, new Settlement.Delta(rows.size(), 0, 0, 0, false, false,
+                    List.copyOf(all)), released[0]);
             return new Change(updated, rows);
         });
         announce(change.jobs());
@@ -111,14 +110,7 @@ final class JdbcBatchStore implements BatchStore {
                 throw new LinkRefused(LinkRefused.Kind.CONFLICT, "Batch " + id + " is closed already.");
             }
             released[0] = new Settlement.Released();
-            Settlement.Released r = released[0];
-            ArrayDeque<Settlement.Moved> work = new ArrayDeque<>();
-            BatchRow changed = settlement.change(c, row, new Settlement.Delta(0, 0, 0, 0, true, false, row.queues()), r,
-                    work);
-            if (!work.isEmpty()) {
-                r.addAll(settlement.settle(c, List.copyOf(work)));
-            }
-            return changed;
+            return settlement.apply(c, row, new Settlement.Delta(0, 0, 0, 0, true, false, row.queues()), released[0]);
         });
         settlement.announce(released[0]);
         return b;
@@ -134,13 +126,8 @@ final class JdbcBatchStore implements BatchStore {
                 return Optional.empty();
             }
             released[0] = new Settlement.Released();
-            ArrayDeque<Settlement.Moved> work = new ArrayDeque<>();
-            BatchRow changed = settlement.change(c, row, new Settlement.Delta(0, 0, 0, 0, true, true, row.queues()),
-                    released[0], work);
-            if (!work.isEmpty()) {
-                released[0].addAll(settlement.settle(c, List.copyOf(work)));
-            }
-            return Optional.of(changed);
+            return Optional.of(settlement.apply(c, row, new Settlement.Delta(0, 0, 0, 0, true, true, row.queues()),
+                    released[0]));
         });
         if (marked.isEmpty()) {
             return marked;
@@ -197,11 +184,7 @@ final class JdbcBatchStore implements BatchStore {
     private void announce(List<JobRow> rows) {
         Settlement.Released r = new Settlement.Released();
         for (JobRow j : rows) {
-            if (j.status() == 0) {
-                r.due(j.queue());
-            } else if (j.status() == 6) {
-                r.later(j.queue(), j.dueAt());
-            }
+            r.job(j.queue(), j.status(), j.dueAt());
         }
         settlement.announce(r);
     }

@@ -70,6 +70,15 @@ final class Settlement {
             later.merge(queue, at, (a, b) -> a.isBefore(b) ? a : b);
         }
 
+        /** A job whose stored status is {@code status}: claimable now (0), at {@code dueAt} (6), or not (else). */
+        void job(String queue, int status, Instant dueAt) {
+            if (status == 0) {
+                due(queue);
+            } else if (status == 6) {
+                later(queue, dueAt);
+            }
+        }
+
         boolean isEmpty() {
             return due.isEmpty() && later.isEmpty();
         }
@@ -125,7 +134,7 @@ final class Settlement {
             Map<Integer, List<Long>> parents = new TreeMap<>();
             for (Moved m : round) {
                 if (m.hasDependents()) {
-                    parents.computeIfAbsent(m.outcome() == 3 ? 3 : m.outcome(), k -> new ArrayList<>()).add(m.id());
+                    parents.computeIfAbsent(m.outcome(), k -> new ArrayList<>()).add(m.id());
                 }
             }
             for (Map.Entry<Integer, List<Long>> e : parents.entrySet()) {
@@ -159,10 +168,23 @@ final class Settlement {
     }
 
     /**
+     * {@link #change}, and the settling of what it starts (children a finished batch cancels),
+     * in this transaction; what became claimable goes into {@code out}.
+     */
+    BatchRow apply(Connection c, BatchRow b, Delta d, Released out) throws SQLException {
+        Deque<Moved> work = new ArrayDeque<>();
+        BatchRow changed = change(c, b, d, out, work);
+        if (!work.isEmpty()) {
+            out.addAll(settle(c, List.copyOf(work)));
+        }
+        return changed;
+    }
+
+    /**
      * Applies {@code d} to batch {@code b} (read under batch_lock in this transaction): writes
      * the counts, and when this change finishes or fires the batch, does what that means, once.
      */
-    BatchRow change(Connection c, BatchRow b, Delta d, Released out, Deque<Moved> work) throws SQLException {
+    private BatchRow change(Connection c, BatchRow b, Delta d, Released out, Deque<Moved> work) throws SQLException {
         int total = b.total() + d.added();
         int succeeded = b.succeeded() + d.succeeded();
         int dead = b.dead() + d.dead();
@@ -180,11 +202,7 @@ final class Settlement {
             JobRow job = inserts.insert(c, callbackJob(b, total, succeeded, dead, cancelled))
                     .orElseThrow(() -> new IllegalStateException("batch " + b.id() + "'s callback job was not inserted"));
             callbackJob = job.id();
-            if (job.status() == 0) {
-                out.due(job.queue());
-            } else {
-                out.later(job.queue(), job.dueAt());
-            }
+            out.job(job.queue(), job.status(), job.dueAt());
         }
         if (fireNow && b.webhookUrl() != null) {
             sql.execute(c, Stmt.BATCH_WEBHOOK_INSERT, Params.of().lng("batch_id", b.id())
@@ -217,14 +235,11 @@ final class Settlement {
         List<Long> cancel = new ArrayList<>();
         sql.query(c, Stmt.JOB_DEP_SETTLE, Params.of().str("kind", String.valueOf(kind))
                 .str("parents", Json.write(parents)).integer("outcome", outcome), (rs, cols) -> {
-                    long id = rs.getLong(cols.get("id"));
-                    int status = rs.getInt(cols.get("status"));
                     if (rs.getBoolean(cols.get("cancel"))) {
-                        cancel.add(id);
-                    } else if (status == 0) {
-                        out.due(rs.getString(cols.get("queue")));
-                    } else if (status == 6) {
-                        out.later(rs.getString(cols.get("queue")), sql.rows().instant(rs, cols, "due_at"));
+                        cancel.add(rs.getLong(cols.get("id")));
+                    } else {
+                        out.job(rs.getString(cols.get("queue")), rs.getInt(cols.get("status")),
+                                sql.rows().instant(rs, cols, "due_at"));
                     }
                     return Boolean.TRUE;
                 });

@@ -106,27 +106,81 @@ public class Driver {
         if (warmup > 0) {
             long w0 = System.nanoTime();
             String warmQueue = opts.getOrDefault("warmup-queue", "warmup");
-            double jit = round("cold", warmQueue, warmup);
+            double jit = round("cold", warmQueue, warmup, 0)[0];
             int rounds = 1;
             while ((System.nanoTime() - w0) / 1e9 < warmupSeconds
                     || (jit > 0.02 && (System.nanoTime() - w0) / 1e9 < 4 * warmupSeconds)) {
-                jit = round("warm" + ++rounds, warmQueue, warmup);
+                jit = round("warm" + ++rounds, warmQueue, warmup, 0)[0];
             }
             System.out.printf(Locale.ROOT, "RESULT warmup rounds=%d jobs=%d seconds=%.1f jit_share_last_round=%.3f%n", rounds,
                     (long) rounds * warmup, (System.nanoTime() - w0) / 1e9, jit);
         }
-        int keys = intOpt("keys", 0);
-        if (keys > 0) {
-            // a fair queue (round-robin between the jobs' fairness keys), set before its jobs come
-            HttpRequest put = HttpRequest.newBuilder(URI.create(base + "/queues/" + queue))
-                    .header("Content-Type", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString("{\"fairness\":\"round-robin\"}")).build();
-            HttpResponse<String> r = http.send(put, HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 200) {
-                throw new IllegalStateException("PUT /queues/" + queue + " -> " + r.statusCode() + ": " + r.body());
+        String fairKeys = opts.get("fair-keys");
+        if (fairKeys == null) {
+            int keys = intOpt("keys", 0);
+            if (keys > 0) {
+                makeFair(queue);
+            }
+            round("timed", queue, n, keys);
+            return;
+        }
+        // --fair-keys "1 100 10000": the fair queues against the plain one, all in this process
+        // (the driver as warm for every queue). An untimed round on a fair queue first, so that
+        // the broker's fair claim path is as warm as its plain one; then --repeat R times a plain
+        // round and one round per key count, back to back, each ratio taken within its
+        // repetition (the plain round just before), and the median ratio reported.
+        int repeat = intOpt("repeat", 1);
+        int[] keyCounts = Arrays.stream(fairKeys.trim().split("[ ,]+")).mapToInt(Integer::parseInt).toArray();
+        if (warmup > 0) {
+            makeFair(queue + "_warm_fair");
+            round("warm_fair", queue + "_warm_fair", warmup, 100);
+        }
+        Map<Integer, List<Double>> ratios = new java.util.TreeMap<>();
+        Map<Integer, List<Double>> rates = new java.util.TreeMap<>();
+        for (int r = 1; r <= repeat; r++) {
+            String plainQueue = queue + "_plain_" + r;
+            double plainRate = round("fair_plain_r" + r, plainQueue, n, 0)[1];
+            rates.computeIfAbsent(0, k -> new ArrayList<>()).add(plainRate);
+            for (int k : keyCounts) {
+                String fq = queue + "_" + k + "_" + r;
+                makeFair(fq);
+                double rate = round("fair_k" + k + "_r" + r, fq, n, k)[1];
+                rates.computeIfAbsent(k, x -> new ArrayList<>()).add(rate);
+                ratios.computeIfAbsent(k, x -> new ArrayList<>()).add(rate / plainRate);
             }
         }
-        round("timed", queue, n);
+        System.out.printf(Locale.ROOT, "RESULT fair_plain repeat=%d jobs_per_s_median=%.1f jobs_per_s_all=%s%n", repeat,
+                median(rates.get(0)), joined(rates.get(0), "%.1f"));
+        for (int k : keyCounts) {
+            System.out.printf(Locale.ROOT, "RESULT fair keys=%d repeat=%d jobs_per_s_median=%.1f ratio_median=%.2f ratio_all=%s%n",
+                    k, repeat, median(rates.get(k)), median(ratios.get(k)), joined(ratios.get(k), "%.2f"));
+        }
+    }
+
+    /** Makes {@code queue} a fair queue (round-robin between the jobs' fairness keys), before its jobs come. */
+    static void makeFair(String queue) throws Exception {
+        HttpRequest put = HttpRequest.newBuilder(URI.create(base + "/queues/" + queue))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"fairness\":\"round-robin\"}")).build();
+        HttpResponse<String> r = http.send(put, HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("PUT /queues/" + queue + " -> " + r.statusCode() + ": " + r.body());
+        }
+    }
+
+    static double median(List<Double> xs) {
+        List<Double> s = new ArrayList<>(xs);
+        java.util.Collections.sort(s);
+        int m = s.size() / 2;
+        return s.size() % 2 == 1 ? s.get(m) : (s.get(m - 1) + s.get(m)) / 2;
+    }
+
+    static String joined(List<Double> xs, String format) {
+        StringBuilder sb = new StringBuilder();
+        for (double x : xs) {
+            sb.append(sb.isEmpty() ? "" : ",").append(String.format(Locale.ROOT, format, x));
+        }
+        return sb.toString();
     }
 
     /** A POST /jobs/batch body of {@code size} noop jobs; with {@code keys} > 0, job i has the key "k" + (i mod keys). */
@@ -142,8 +196,11 @@ public class Driver {
         return sb.append("]}").toString();
     }
 
-    /** One enqueue-and-drain round; returns the JIT compiler threads' share of the broker's drain CPU. */
-    static double round(String label, String queue, int n) throws Exception {
+    /**
+     * One enqueue-and-drain round, with {@code keys} fairness keys (0: none); returns the JIT
+     * compiler threads' share of the broker's drain CPU and the drain's jobs per second.
+     */
+    static double[] round(String label, String queue, int n, int keys) throws Exception {
         int workers = intOpt("workers", 16);
         int batch = intOpt("batch", 50);
         int producers = intOpt("producers", 3);
@@ -164,7 +221,6 @@ public class Driver {
             int c;
             while ((c = nextChunk.getAndIncrement()) < chunks) {
                 int size = Math.min(chunk, n - c * chunk);
-                int keys = intOpt("keys", 0);
                 int first = c * chunk;
                 // with --keys K, job i carries the fairness key "k" + (i mod K): K keys, evenly
                 String body = keys > 0 ? items(queue, size, first, keys) : bodies.computeIfAbsent(size,
@@ -297,7 +353,7 @@ public class Driver {
         long all = delta.values().stream().mapToLong(Long::longValue).sum();
         long jit = delta.entrySet().stream().filter(e -> e.getKey().contains("Compiler"))
                 .mapToLong(Map.Entry::getValue).sum();
-        return all <= 0 ? 0 : Math.max(0, jit / (double) all);
+        return new double[] {all <= 0 ? 0 : Math.max(0, jit / (double) all), completed.get() / drainS};
     }
 
     /**

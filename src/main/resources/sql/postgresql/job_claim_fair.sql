@@ -3,22 +3,31 @@
 -- served in turn. A fair queue with limits (keyMaxWorkers, keyRateLimit, maxWorkers,
 -- rateLimit) is claimed only in the transaction that locked its row (queue_lock_capped, :locked:
 -- claims on it take turns there, so every count below includes every claim committed before);
--- one with round-robin alone is claimed without a lock, by several claims at once (SKIP LOCKED
--- keeps them apart; each moves the cursor unless another is moving it).
+-- one with round-robin alone without a lock, by several claims at once (SKIP LOCKED keeps them
+-- apart; each moves the cursor unless another is moving it).
 -- * The walk: from the key after the queue's cursor (the key served last), in key order, then
---   from the first key up to the cursor; at most :limit * 2 + 16 keys, each one probe of
---   ix_readpast_job_fair (a loose index scan), so a claim costs the same with 10 keys or 10,000.
--- * Each key walked may give at most its share of the claim (:limit over the keys walked,
---   rounded up), and at most what its keyMaxWorkers (its LEASED and PROCESSING jobs) and
---   keyRateLimit (its claims in the current fixed window, readpast_key_rate) leave; the queue's
---   own maxWorkers and rateLimit bound the whole claim, as in job_claim.
--- * The claim takes each key's best job first (priority, due time, id), key by key in walk
---   order, then each key's second, and so on: one key's backlog never delays another key's due
---   job by more than one turn. The cursor moves to the last key served (or, when none could
---   take a job, to the last key walked), so the next claim goes on from there.
--- * Job rows are locked FOR UPDATE SKIP LOCKED, only within each key's share; the claim's
---   other filters are job_claim's (expiresAt, :types, ordered groups). The per-key window
---   count is written in the same statement.
+--   from the first key up to the cursor. Each step is one index scan of ix_readpast_job_fair
+--   that locks the next key's best rows (priority, due time, id; FOR UPDATE SKIP LOCKED: rows
+--   other claims hold are passed over): the key is found and its rows taken by the same scan.
+--   A key with fewer rows to give than its share lets the same step go on into the next key.
+-- * Each key's share of the claim: :limit over the keys there are, rounded up. The walk cannot
+--   count the keys before it meets them, so it takes them from the queue's fair_keys, the keys
+--   the last claim walked (written below), and never counts fewer than the steps taken so far:
+--   a share is never smaller than the true one (every key's turn comes before any key's next),
+--   and when fair_keys is right no row is locked that the claim does not lease.
+-- * The walk ends after :limit steps (each gave at least one row, so every key's first turn
+--   is in), or when the keys run out; a queue with key limits walks up to :limit * 2 + 16
+--   steps, as keys at their limit give nothing.
+-- * The claim takes each key's first job (priority, due time, id), key by key in walk order,
+--   then each key's second, and so on, at most what keyMaxWorkers (its LEASED and PROCESSING
+--   jobs) and keyRateLimit (its claims in the current fixed window, readpast_key_rate) leave;
+--   the queue's own maxWorkers and rateLimit bound the whole claim, as in job_claim. One key's
+--   backlog never delays another key's due job by more than one turn. Rows locked and not
+--   taken are let go at commit. The cursor moves to the last key served (or, when none could
+--   take a job, to the last key walked).
+-- * The claim's other filters are job_claim's (due time, expiresAt, :types, ordered groups);
+--   all but the key are checked on the row, not on every index entry the step passes. The
+--   per-key window count is written in the same statement.
 -- Scheduled jobs of the claim's queues (:queues) whose time has come are promoted first
 -- (include/promote_due.sql), as job_claim does: a claim that fair queues fill runs no job_claim.
 -- include: promote_due.sql
@@ -29,6 +38,8 @@ WITH RECURSIVE q AS (
         f.key_max_workers,
         f.key_rate_limit,
         f.fair_cursor,
+        f.fair_keys,
+        f.key_max_workers IS NOT NULL OR f.key_rate_limit IS NOT NULL AS key_limited,
         LEAST(
             CAST(:limit AS integer),
             CASE
@@ -59,122 +70,123 @@ WITH RECURSIVE q AS (
            OR (f.max_workers IS NULL AND f.rate_limit IS NULL AND f.key_max_workers IS NULL
                AND f.key_rate_limit IS NULL))
 ),
--- the keys with due work after the cursor, in key order. Each step is one index seek: the
--- queue and the cursor are parameters of the scan (not a join, which would read every row of
--- the queue and filter), so the index's order serves ORDER BY ... LIMIT 1
-after_cursor (k, n) AS (
-    SELECT CASE
-        WHEN (SELECT q.fair_cursor FROM q) IS NULL THEN (
-            SELECT j.fairness_key
-            FROM readpast_job AS j
-            WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key IS NOT NULL
-            ORDER BY j.fairness_key
-            LIMIT 1)
-        ELSE (
-            SELECT j.fairness_key
+-- what the walk needs: the room, the steps it may take, the most any one step may lock (a key's
+-- limits bound it too) and the last key with due work (one index probe), where its first part ends
+walk_bounds AS (
+    SELECT
+        q.room,
+        q.fair_keys,
+        CASE WHEN q.key_limited THEN q.room * 2 + 16 ELSE q.room END AS steps,
+        LEAST(q.room, q.key_max_workers, q.key_rate_limit) AS step_max,
+        (SELECT j.fairness_key
+         FROM readpast_job AS j
+         WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key IS NOT NULL
+         ORDER BY j.fairness_key DESC
+         LIMIT 1) AS last_key
+    FROM q
+    WHERE q.room > 0
+),
+-- the walk, one row per step: phase 0 takes the keys after the cursor (up to the last key),
+-- phase 1 those from the first key up to the cursor (or every key, with no cursor yet), 2 is
+-- the end; m counts the steps that took rows (about the keys met so far). A step scans the
+-- keys from lo to hi: after a step that reached key k, lo is k || U+0001, the first string
+-- after k in byte order (keys compare as COLLATE "C", and no string holds U+0000), so one scan
+-- serves every step; from the first key, lo is ''. ids and keys are the rows the step locked,
+-- in index order.
+walk (m, phase, lo, hi, ids, keys) AS (
+    SELECT 0,
+           CASE WHEN q.fair_cursor IS NULL THEN 1 ELSE 0 END,
+           CAST(COALESCE(q.fair_cursor || chr(1), '') AS varchar) COLLATE "C",
+           CAST(b.last_key AS varchar) COLLATE "C",
+           CAST(NULL AS bigint[]),
+           CAST(NULL AS varchar[]) COLLATE "C"
+    FROM q
+    CROSS JOIN walk_bounds AS b
+    WHERE b.last_key IS NOT NULL
+    UNION ALL
+    SELECT CASE WHEN s.k IS NOT NULL THEN w.m + 1 ELSE w.m END,
+           CASE WHEN s.k IS NOT NULL THEN w.phase ELSE w.phase + 1 END,
+           CASE WHEN s.k IS NOT NULL THEN s.k || chr(1) ELSE '' END,
+           CASE WHEN s.k IS NULL AND w.phase = 0 THEN (SELECT q.fair_cursor FROM q) ELSE w.hi END,
+           s.ids,
+           s.keys
+    FROM walk AS w
+    CROSS JOIN walk_bounds AS b
+    CROSS JOIN LATERAL (
+        -- k: the last key the scan reached; the rows, in index order, with the due time checked
+        -- on the row (pending rows are due by the time they are written: this keeps a claim from
+        -- taking one an instant early), not on every index entry passed
+        SELECT max(t.fairness_key) AS k,
+               array_agg(t.id) FILTER (WHERE t.due_at <= now()) AS ids,
+               array_agg(t.fairness_key) FILTER (WHERE t.due_at <= now()) AS keys
+        FROM (
+            SELECT j.id, j.fairness_key, j.due_at
             FROM readpast_job AS j
             WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0
-              AND j.fairness_key > (SELECT q.fair_cursor FROM q)
-            ORDER BY j.fairness_key
-            LIMIT 1)
-    END, 1
-    WHERE EXISTS (SELECT 1 FROM q WHERE q.room > 0)
-    UNION ALL
-    SELECT (
-        SELECT j.fairness_key
-        FROM readpast_job AS j
-        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key > a.k
-        ORDER BY j.fairness_key
-        LIMIT 1
-    ), a.n + 1
-    FROM after_cursor AS a
-    WHERE a.k IS NOT NULL AND a.n < (SELECT q.room * 2 + 16 FROM q)
+              AND j.fairness_key >= w.lo AND j.fairness_key <= w.hi
+              -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
+              AND (j.expires_at IS NULL OR j.expires_at > now())
+              -- a claim for some job types only (:types, a JSON array; NULL: every type)
+              AND (CAST(:types AS jsonb) IS NULL
+                   OR j.type IN (SELECT jsonb_array_elements_text(CAST(:types AS jsonb))))
+              -- ordered groups, as in job_claim
+              AND (j.group_key IS NULL OR NOT EXISTS (
+                  SELECT 1 FROM readpast_job AS g
+                  WHERE g.queue = j.queue AND g.group_key = j.group_key
+                    AND (g.status IN (1, 2) OR (g.status IN (0, 6) AND g.group_seq < j.group_seq))))
+            -- the aggregates above take the rows in this order (a plain aggregate over one
+            -- ordered scan), which the turns below count by
+            ORDER BY j.fairness_key, j.priority DESC, j.due_at, j.id
+            -- the share: the limit over the keys (fair_keys, or the keys met so far), rounded up
+            LIMIT LEAST(b.step_max, (b.room + GREATEST(b.fair_keys, w.m + 1) - 1) / GREATEST(b.fair_keys, w.m + 1))
+            FOR UPDATE SKIP LOCKED
+        ) AS t
+    ) AS s
+    WHERE w.phase < 2
+      AND w.m < b.steps
 ),
--- then the round's wrap: from the first key up to the cursor
-from_start (k, n) AS (
-    SELECT (
-        SELECT j.fairness_key
-        FROM readpast_job AS j
-        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key IS NOT NULL
-          AND j.fairness_key <= (SELECT q.fair_cursor FROM q)
-        ORDER BY j.fairness_key
-        LIMIT 1
-    ), 1
-    WHERE EXISTS (SELECT 1 FROM q WHERE q.room > 0 AND q.fair_cursor IS NOT NULL)
-    UNION ALL
-    SELECT (
-        SELECT j.fairness_key
-        FROM readpast_job AS j
-        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key > s.k
-          AND j.fairness_key <= (SELECT q.fair_cursor FROM q)
-        ORDER BY j.fairness_key
-        LIMIT 1
-    ), s.n + 1
-    FROM from_start AS s
-    WHERE s.k IS NOT NULL
-      AND s.n + (SELECT count(*) FROM after_cursor AS c WHERE c.k IS NOT NULL) < (SELECT q.room * 2 + 16 FROM q)
-),
+-- the rows locked, each with its turn: 1 for its key's first row, 2 for the second, ...
 walked AS (
-    SELECT c.k, c.n AS pos FROM after_cursor AS c WHERE c.k IS NOT NULL
-    UNION ALL
-    SELECT s.k, (SELECT count(*) FROM after_cursor AS c WHERE c.k IS NOT NULL) + s.n
-    FROM from_start AS s
-    WHERE s.k IS NOT NULL
+    SELECT x.id, x.k, w.m AS pos,
+           row_number() OVER (PARTITION BY x.k ORDER BY w.m, x.i) AS turn
+    FROM walk AS w
+    CROSS JOIN LATERAL unnest(w.ids, w.keys) WITH ORDINALITY AS x(id, k, i)
+    WHERE w.ids IS NOT NULL
 ),
+-- a queue with keyMaxWorkers: its jobs at work by key, in one pass over its entries of
+-- readpast_job_active (which carries the key)
+key_active AS (
+    SELECT a.fairness_key AS k, count(*) AS n
+    FROM readpast_job AS a
+    WHERE a.queue = CAST(:queue AS varchar(200)) AND a.status IN (1, 2)
+      AND (SELECT q.key_max_workers FROM q) IS NOT NULL
+    GROUP BY a.fairness_key
+),
+-- a queue with key limits: what keyMaxWorkers and keyRateLimit leave each key walked
 key_room AS (
-    SELECT
-        w.k,
-        w.pos,
+    SELECT d.k,
         LEAST(
-            CAST(ceil(q.room / CAST(GREATEST((SELECT count(*) FROM walked), 1) AS numeric)) AS integer),
             CASE
                 WHEN q.key_max_workers IS NULL THEN q.room
-                ELSE GREATEST(q.key_max_workers - (
-                    SELECT count(*) FROM readpast_job AS a
-                    WHERE a.queue = CAST(:queue AS varchar(200)) AND a.fairness_key = w.k AND a.status IN (1, 2)), 0)
+                ELSE GREATEST(q.key_max_workers - COALESCE((SELECT ka.n FROM key_active AS ka WHERE ka.k = d.k), 0), 0)
             END,
             CASE
                 WHEN q.key_rate_limit IS NULL THEN q.room
                 ELSE GREATEST(q.key_rate_limit - COALESCE((
                     SELECT r.claims FROM readpast_key_rate AS r
-                    WHERE r.queue = q.name AND r.fairness_key = w.k AND r.rate_window = q.key_window), 0), 0)
+                    WHERE r.queue = q.name AND r.fairness_key = d.k AND r.rate_window = q.key_window), 0), 0)
             END
         ) AS room
-    FROM walked AS w
+    FROM (SELECT DISTINCT wk.k FROM walked AS wk) AS d
     CROSS JOIN q
-),
-locked AS (
-    SELECT c.id, c.priority, c.due_at, kr.k, kr.pos
-    FROM key_room AS kr
-    CROSS JOIN q
-    CROSS JOIN LATERAL (
-        SELECT j.id, j.priority, j.due_at
-        FROM readpast_job AS j
-        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.fairness_key = kr.k AND j.status = 0 AND j.due_at <= now()
-          -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
-          AND (j.expires_at IS NULL OR j.expires_at > now())
-          -- a claim for some job types only (:types, a JSON array; NULL: every type)
-          AND (CAST(:types AS jsonb) IS NULL
-               OR j.type IN (SELECT jsonb_array_elements_text(CAST(:types AS jsonb))))
-          -- ordered groups, as in job_claim
-          AND (j.group_key IS NULL OR NOT EXISTS (
-              SELECT 1 FROM readpast_job AS g
-              WHERE g.queue = j.queue AND g.group_key = j.group_key
-                AND (g.status IN (1, 2) OR (g.status IN (0, 6) AND g.group_seq < j.group_seq))))
-        ORDER BY j.priority DESC, j.due_at, j.id
-        LIMIT kr.room
-        FOR UPDATE SKIP LOCKED
-    ) AS c
-    WHERE kr.room > 0
+    WHERE q.key_limited
 ),
 picked AS (
-    SELECT r.id, r.k, r.pos
-    FROM (
-        SELECT l.id, l.k, l.pos,
-               row_number() OVER (PARTITION BY l.k ORDER BY l.priority DESC, l.due_at, l.id) AS turn
-        FROM locked AS l
-    ) AS r
-    ORDER BY r.turn, r.pos
+    SELECT wk.id, wk.k, wk.pos
+    FROM walked AS wk
+    LEFT JOIN key_room AS kr ON kr.k = wk.k
+    WHERE kr.k IS NULL OR wk.turn <= kr.room
+    ORDER BY wk.turn, wk.pos, wk.k
     LIMIT (SELECT q.room FROM q)
 ),
 key_counted AS (
@@ -190,8 +202,8 @@ key_counted AS (
         rate_window = EXCLUDED.rate_window
     RETURNING r.fairness_key
 ),
--- the cursor, unless another claim of a round-robin queue is writing it right now (SKIP
--- LOCKED: never waited for; that claim moves it)
+-- the cursor and the keys walked, unless another claim of a round-robin queue is writing them
+-- right now (SKIP LOCKED: never waited for; that claim moves them)
 cursor_row AS (
     SELECT r.name FROM readpast_queue AS r
     WHERE r.name = (SELECT q.name FROM q)
@@ -200,9 +212,11 @@ cursor_row AS (
 cursor_moved AS (
     UPDATE readpast_queue AS u
     SET fair_cursor = COALESCE(
-        (SELECT p.k FROM picked AS p ORDER BY p.pos DESC LIMIT 1),
-        (SELECT w.k FROM walked AS w ORDER BY w.pos DESC LIMIT 1),
-        u.fair_cursor)
+            (SELECT p.k FROM picked AS p ORDER BY p.pos DESC, p.k DESC LIMIT 1),
+            (SELECT wk.k FROM walked AS wk ORDER BY wk.pos DESC, wk.k DESC LIMIT 1),
+            u.fair_cursor),
+        fair_keys = COALESCE((SELECT CAST(NULLIF(count(DISTINCT wk.k), 0) AS integer) FROM walked AS wk),
+                             u.fair_keys)
     FROM cursor_row AS c
     WHERE u.name = c.name
     RETURNING u.name

@@ -301,9 +301,19 @@ class FairnessTest {
         assertEquals(1, claim("plain-q", 5).size());
         assertEquals(fair, store.statementsExecuted(io.readpast.store.Stmt.JOB_CLAIM_FAIR), "no fair claim for a plain queue");
         assertEquals(locks, store.statementsExecuted(io.readpast.store.Stmt.QUEUE_LOCK_CAPPED), "no queue lock for it");
+        long plain = store.statementsExecuted(io.readpast.store.Stmt.JOB_CLAIM);
         enqueue("fair-other", "k", 1);
         assertEquals(1, claim("fair-other", 5).size());
         assertEquals(fair + 1, store.statementsExecuted(io.readpast.store.Stmt.JOB_CLAIM_FAIR), "the fair queue's claim");
+        // round-robin alone, and nothing else in the claim's scope: that one statement, no lock
+        // (it needs none) and no plain claim (no plain queue is reachable)
+        assertEquals(locks, store.statementsExecuted(io.readpast.store.Stmt.QUEUE_LOCK_CAPPED), "no queue lock for it");
+        assertEquals(plain, store.statementsExecuted(io.readpast.store.Stmt.JOB_CLAIM), "no plain claim with it");
+        // a fair queue with a key limit is claimed under its queue's lock
+        put("fair-capped", "{\"keyMaxWorkers\":1}");
+        enqueue("fair-capped", "k", 2);
+        assertEquals(1, claim("fair-capped", 5).size(), "keyMaxWorkers 1");
+        assertEquals(fair + 2, store.statementsExecuted(io.readpast.store.Stmt.JOB_CLAIM_FAIR), "the capped fair queue's claim");
         assertEquals(locks + 1, store.statementsExecuted(io.readpast.store.Stmt.QUEUE_LOCK_CAPPED), "under its lock");
     }
 

@@ -54,6 +54,24 @@ final class CappedQueues {
         return s.fairFree().stream().filter(q -> queues == null || queues.contains(q)).sorted().toList();
     }
 
+    /**
+     * The one queue a claim over {@code queues} can reach, when it is a fair queue with
+     * round-robin alone (claimed by job_claim_fair alone, no lock, no plain claim); else null.
+     * Every name in {@code queues} must be that queue: another name may be a plain queue.
+     */
+    String onlyFairFree(List<String> queues) {
+        if (queues == null || queues.isEmpty()) {
+            return null;
+        }
+        String only = queues.get(0);
+        for (String q : queues) {
+            if (!q.equals(only)) {
+                return null;
+            }
+        }
+        return current().fairFree().contains(only) ? only : null;
+    }
+
     private Snapshot current() {
         Snapshot s = known;
         long writes = queueWrites.get();

@@ -69,8 +69,19 @@ final class ClaimPath {
             p.str("locked_queues", "[]");
             return gate.run(() -> sql.oneStatement(c -> claimed(sql.queryJobs(c, Stmt.JOB_CLAIM, p))));
         }
+        String fairOnly = capped.onlyFairFree(claim.queues());
+        if (fairOnly != null) {
+            // a fair queue with round-robin alone, and nothing else in scope: job_claim_fair
+            // alone, one statement (it takes no queue lock, and no plain queue is reachable)
+            return gate.run(() -> sql.oneStatement(c -> claimed(claimFair(c, p, fairOnly))));
+        }
         List<String> fairFree = capped.fairFree(claim.queues());
         return gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit(), fairFree)));
+    }
+
+    private List<JobRow> claimFair(Connection c, Params p, String queue) throws SQLException {
+        p.str("queue", queue).bool("locked", false);
+        return sql.queryJobs(c, Stmt.JOB_CLAIM_FAIR, p);
     }
 
     AckClaimed ackClaim(List<CompleteItem> acks, ClaimParams claim) {
@@ -82,6 +93,10 @@ final class ClaimPath {
             // never taken while this transaction still holds the acked rows (two ack-and-claims
             // on one capped queue would otherwise wait for each other's deletes, and deadlock)
             Map<Long, Acked> acked = completeMany(acks, claim.by());
+            String fairOnly = capped.onlyFairFree(claim.queues());
+            if (fairOnly != null) {
+                return new AckClaimed(acked, gate.run(() -> sql.oneStatement(c -> claimed(claimFair(c, p, fairOnly)))));
+            }
             List<String> fairFree = capped.fairFree(claim.queues());
             return new AckClaimed(acked, gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit(),
                     fairFree))));

@@ -3,7 +3,9 @@
 -- turns there, so every count below includes every claim committed before); one with
 -- round-robin alone without a lock, by several claims at once: its row is read with READPAST
 -- (a claim moving the cursor right now: this claim leaves the queue alone) and the cursor is
--- written with READPAST. The rules are job_claim_fair's on PostgreSQL:
+-- written with READPAST. The rules are job_claim_fair's on PostgreSQL (which finds each key and
+-- locks its rows in one index scan, sizing the shares before it meets the keys; here the walk
+-- comes first and counts the keys, then each key's rows are read, so the shares are exact):
 -- * The walk: from the key after the queue's cursor (the key served last), in key order, then
 --   from the first key up to the cursor; at most @limit * 2 + 16 keys, each one seek of the
 --   filtered index ix_readpast_job_fair (a loose index scan), so a claim costs the same with

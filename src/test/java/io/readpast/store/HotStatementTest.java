@@ -113,6 +113,83 @@ class HotStatementTest {
         }
     }
 
+    /**
+     * Fair queues cost plain queues nothing: the generic plans of the plain claim and of
+     * ack-and-claim, as the broker runs them, read pending jobs through readpast_job_claim and
+     * touch no structure of fairness (the keyed index, the per-key windows, the fair cursor).
+     */
+    @Test
+    void aPlainClaimsPlanReadsNothingOfFairness() throws Exception {
+        assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "the plans are PostgreSQL's (SQL Server's claim takes its fair queues apart too)");
+        database.start();
+        try (Connection c = database.dataSource().getConnection()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+                for (String file : List.of("job_claim.sql", "job_ack_claim.sql")) {
+                    String plan = genericPlan(s, file, java.util.Map.of(
+                            "worker_id", "'plan-test'", "queues", "'[\"plan-plain\"]'", "types", "NULL",
+                            "locked_queues", "'[]'", "limit", "200", "lease_seconds", "NULL",
+                            "default_lease_seconds", "30", "modified_by", "NULL", "items", "'[]'", "linked", "false"));
+                    java.util.Set<String> indexes = named(plan, "Index Name");
+                    java.util.Set<String> relations = named(plan, "Relation Name");
+                    assertTrue(indexes.contains("readpast_job_claim"), file + " reads pending jobs by the claim index: " + indexes);
+                    assertTrue(indexes.stream().noneMatch(i -> i.contains("fair")), file + " reads no fairness index: " + indexes);
+                    assertFalse(relations.contains("readpast_key_rate"), file + " reads no per-key window: " + relations);
+                    assertFalse(plan.contains("fair_cursor") || plan.contains("fairness_key"),
+                            file + " reads no key and no cursor: no condition on them");
+                }
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
+    /** EXPLAIN (FORMAT JSON) of a statement file's own statement, prepared with its :names as parameters. */
+    private static String genericPlan(Statement s, String file, java.util.Map<String, String> values) throws Exception {
+        String text;
+        try (java.io.InputStream in = HotStatementTest.class.getClassLoader()
+                .getResourceAsStream("sql/postgresql/" + file)) {
+            text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        // the file's statement alone: comment lines (and the include of the promotion) dropped
+        text = text.lines().filter(l -> !l.strip().startsWith("--")).reduce("", (a, b) -> a + b + "\n");
+        List<String> names = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?<![:\\w]):([A-Za-z_]\\w*)").matcher(text);
+        StringBuilder sql = new StringBuilder();
+        while (m.find()) {
+            if (!names.contains(m.group(1))) {
+                names.add(m.group(1));
+            }
+            m.appendReplacement(sql, "\\$" + (names.indexOf(m.group(1)) + 1));
+        }
+        m.appendTail(sql);
+        String name = "plan_" + file.replace(".sql", "");
+        s.execute("PREPARE " + name + " AS " + sql);
+        List<String> args = new ArrayList<>();
+        for (String n : names) {
+            args.add(java.util.Objects.requireNonNull(values.get(n), "a value for :" + n));
+        }
+        StringBuilder plan = new StringBuilder();
+        try (ResultSet rs = s.executeQuery("EXPLAIN (FORMAT JSON) EXECUTE " + name + "(" + String.join(", ", args) + ")")) {
+            while (rs.next()) {
+                plan.append(rs.getString(1));
+            }
+        }
+        s.execute("DEALLOCATE " + name);
+        return plan.toString();
+    }
+
+    /** The values of a plan's "field": "value" pairs. */
+    private static java.util.Set<String> named(String plan, String field) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + field + "\": \"([^\"]+)\"").matcher(plan);
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
+    }
+
     private static boolean jitAvailable(Connection c) throws Exception {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_jit_available()")) {
             rs.next();

@@ -136,6 +136,45 @@ class FairnessTest {
     }
 
     @Test
+    void eachKeyGivesItsBestJobsFirstAndOneTurnAtATime() {
+        put("fair-prio", "{\"fairness\":\"round-robin\"}");
+        for (int priority : List.of(0, 5, 9, 1)) {
+            assertEquals(201, http.post("/jobs", Map.of("queue", "fair-prio", "type", "t", "fairnessKey", "x",
+                    "priority", priority)).status());
+        }
+        for (int i = 0; i < 2; i++) {
+            assertEquals(201, http.post("/jobs", Map.of("queue", "fair-prio", "type", "t", "fairnessKey", "y",
+                    "priority", 3)).status());
+        }
+        enqueue("fair-prio", "z", 1);
+        // three keys, a claim of three: one job of each, each key's best
+        JsonNode first = claim("fair-prio", 3);
+        Map<String, List<Integer>> perKey = new HashMap<>();
+        for (JsonNode job : first) {
+            perKey.computeIfAbsent(job.get("fairnessKey").asText(), k -> new ArrayList<>()).add(job.get("priority").asInt());
+        }
+        assertEquals(Map.of("x", List.of(9), "y", List.of(3), "z", List.of(0)), perKey, "one turn of each key: " + first);
+        // x's other jobs come in priority order, claim after claim, whatever each claim's share
+        List<Integer> xs = new ArrayList<>(List.of(9));
+        int ys = 1;
+        for (int c = 0; c < 6 && (xs.size() < 4 || ys < 2); c++) {
+            List<Integer> these = new ArrayList<>();
+            for (JsonNode job : claim("fair-prio", 3)) {
+                if (job.get("fairnessKey").asText().equals("x")) {
+                    these.add(job.get("priority").asInt());
+                } else {
+                    ys++;
+                }
+            }
+            these.sort(java.util.Comparator.reverseOrder());
+            xs.addAll(these);
+        }
+        assertEquals(List.of(9, 5, 1, 0), xs, "x's jobs by priority");
+        assertEquals(2, ys, "y's two jobs");
+        assertEquals(0, claim("fair-prio", 3).size(), "nothing left");
+    }
+
+    @Test
     void noKeyEverHasMoreThanKeyMaxWorkersAtWork() throws Exception {
         put("fair-cap", "{\"keyMaxWorkers\":2}");
         for (int k = 0; k < 20; k++) {

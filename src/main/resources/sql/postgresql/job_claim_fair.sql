@@ -126,16 +126,8 @@ walk (m, phase, lo, hi, ids, keys) AS (
             FROM readpast_job AS j
             WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0
               AND j.fairness_key >= w.lo AND j.fairness_key <= w.hi
-              -- expiresAt: never start after it (the expiry sweeper moves such jobs to DEAD)
-              AND (j.expires_at IS NULL OR j.expires_at > now())
-              -- a claim for some job types only (:types, a JSON array; NULL: every type)
-              AND (CAST(:types AS jsonb) IS NULL
-                   OR j.type IN (SELECT jsonb_array_elements_text(CAST(:types AS jsonb))))
-              -- ordered groups, as in job_claim
-              AND (j.group_key IS NULL OR NOT EXISTS (
-                  SELECT 1 FROM readpast_job AS g
-                  WHERE g.queue = j.queue AND g.group_key = j.group_key
-                    AND (g.status IN (1, 2) OR (g.status IN (0, 6) AND g.group_seq < j.group_seq))))
+              -- expiresAt, job types, ordered groups, as in job_claim
+              -- include: claimable.sql
             -- the aggregates above take the rows in this order (a plain aggregate over one
             -- ordered scan), which the turns below count by
             ORDER BY j.fairness_key, j.priority DESC, j.due_at, j.id

@@ -147,13 +147,18 @@ class HotStatementTest {
 
     /** EXPLAIN (FORMAT JSON) of a statement file's own statement, prepared with its :names as parameters. */
     private static String genericPlan(Statement s, String file, java.util.Map<String, String> values) throws Exception {
-        String text;
-        try (java.io.InputStream in = HotStatementTest.class.getClassLoader()
-                .getResourceAsStream("sql/postgresql/" + file)) {
-            text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        // the file's own statement: its fragments in place, but for the promotion (a statement
+        // of its own, sent ahead in the same round trip), and no comment lines
+        StringBuilder own = new StringBuilder();
+        for (String line : resource("sql/postgresql/" + file).lines().toList()) {
+            java.util.regex.Matcher include = StatementCatalog.INCLUDE.matcher(line);
+            if (include.matches() && !include.group(1).equals("promote_due.sql")) {
+                line = resource("sql/postgresql/include/" + include.group(1));
+            }
+            own.append(line).append('\n');
         }
-        // the file's statement alone: comment lines (and the include of the promotion) dropped
-        text = text.lines().filter(l -> !l.strip().startsWith("--")).reduce("", (a, b) -> a + b + "\n");
+        String text = own.toString().lines().filter(l -> !l.strip().startsWith("--"))
+                .reduce("", (a, b) -> a + b + "\n");
         List<String> names = new ArrayList<>();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?<![:\\w]):([A-Za-z_]\\w*)").matcher(text);
         StringBuilder sql = new StringBuilder();
@@ -178,6 +183,13 @@ class HotStatementTest {
         }
         s.execute("DEALLOCATE " + name);
         return plan.toString();
+    }
+
+    private static String resource(String path) throws java.io.IOException {
+        try (java.io.InputStream in = HotStatementTest.class.getClassLoader().getResourceAsStream(path)) {
+            return new String(java.util.Objects.requireNonNull(in, path).readAllBytes(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     /** The values of a plan's "field": "value" pairs. */

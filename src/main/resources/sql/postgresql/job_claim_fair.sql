@@ -16,7 +16,8 @@
 --   fair_keys is right no row is locked that the claim does not lease; when keys were added
 --   since, a share is still never smaller than the true one (every key's turn comes before any
 --   key's next); when keys went away, the claim takes less than it could, once. A queue's first
---   claims (no fair_keys yet) take one row of each key.
+--   claims (no fair_keys yet) count the keys met so far alone: their shares are never too small,
+--   and they lock more rows than they lease (the limit times about ln(keys)).
 -- * The walk ends after :limit steps (each gave at least one row, so every key's first turn
 --   is in), or when the keys run out; a queue with key limits walks up to :limit * 2 + 16
 --   steps, as keys at their limit give nothing.
@@ -131,10 +132,8 @@ walk (m, phase, lo, hi, ids, keys) AS (
             -- the aggregates above take the rows in this order (a plain aggregate over one
             -- ordered scan), which the turns below count by
             ORDER BY j.fairness_key, j.priority DESC, j.due_at, j.id
-            -- the share: the limit over the keys (fair_keys, or the keys met so far), rounded
-            -- up; a queue's first claims, with no fair_keys yet, take one row of each key
-            LIMIT LEAST(b.step_max, (b.room + GREATEST(COALESCE(b.fair_keys, b.room), w.m + 1) - 1)
-                                    / GREATEST(COALESCE(b.fair_keys, b.room), w.m + 1))
+            -- the share: the limit over the keys (fair_keys, or the keys met so far), rounded up
+            LIMIT LEAST(b.step_max, (b.room + GREATEST(b.fair_keys, w.m + 1) - 1) / GREATEST(b.fair_keys, w.m + 1))
             FOR UPDATE SKIP LOCKED
         ) AS t
     ) AS s

@@ -206,11 +206,15 @@ class FairnessTest {
             for (int t = 0; t < 12; t++) {
                 claimers.add(pool.submit(() -> {
                     // each claimer holds its previous batch while it claims the next one, so that
-                    // keys have jobs at work when they come round again (the cap is exercised)
+                    // keys have jobs at work when they come round again (the cap is exercised);
+                    // a claim that finds the queue's row taken by another claim comes back empty,
+                    // so it is tried again a few times before the held batch is let go
                     List<JsonNode> held = new ArrayList<>();
                     while (completed.get() < 200) {
                         List<JsonNode> next = new ArrayList<>();
-                        claimOrBusy("fair-cap", 4).forEach(next::add);
+                        for (int attempt = 0; attempt < 5 && next.isEmpty(); attempt++) {
+                            claimOrBusy("fair-cap", 4).forEach(next::add);
+                        }
                         if (next.isEmpty() && held.isEmpty()) {
                             continue;
                         }

@@ -16,8 +16,7 @@
 --   fair_keys is right no row is locked that the claim does not lease; when keys were added
 --   since, a share is still never smaller than the true one (every key's turn comes before any
 --   key's next); when keys went away, the claim takes less than it could, once. A queue's first
---   claims (no fair_keys yet) count the keys met so far alone: their shares are never too small,
---   and they lock more rows than they lease (the limit times about ln(keys)).
+--   claim (no fair_keys yet) counts the keys first (first_count).
 -- * The walk ends after :limit steps (each gave at least one row, so every key's first turn
 --   is in), or when the keys run out; a queue with key limits walks up to :limit * 2 + 16
 --   steps, as keys at their limit give nothing.
@@ -73,12 +72,34 @@ WITH RECURSIVE q AS (
            OR (f.max_workers IS NULL AND f.rate_limit IS NULL AND f.key_max_workers IS NULL
                AND f.key_rate_limit IS NULL))
 ),
--- what the walk needs: the room, the steps it may take, the most any one step may lock (a key's
--- limits bound it too) and the last key with due work (one index probe), where its first part ends
+-- a queue's first claim (no fair_keys yet) counts the keys first, up to the claim's room: one
+-- index-only seek per key, the walk of job_claim_fair before it locked as it went
+first_count (k, n) AS (
+    SELECT (
+        SELECT j.fairness_key
+        FROM readpast_job AS j
+        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key IS NOT NULL
+        ORDER BY j.fairness_key
+        LIMIT 1), 0
+    FROM q
+    WHERE q.fair_keys IS NULL AND q.room > 0
+    UNION ALL
+    SELECT (
+        SELECT j.fairness_key
+        FROM readpast_job AS j
+        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key > c.k
+        ORDER BY j.fairness_key
+        LIMIT 1), c.n + 1
+    FROM first_count AS c
+    WHERE c.k IS NOT NULL AND c.n < (SELECT q.room FROM q)
+),
+-- what the walk needs: the room, the keys there are (as the last claim, or the first count,
+-- found them), the steps it may take, the most any one step may lock (a key's limits bound it
+-- too) and the last key with due work (one index probe), where its first part ends
 walk_bounds AS (
     SELECT
         q.room,
-        q.fair_keys,
+        COALESCE(q.fair_keys, (SELECT max(c.n) FROM first_count AS c WHERE c.k IS NOT NULL) + 1) AS fair_keys,
         CASE WHEN q.key_limited THEN q.room * 2 + 16 ELSE q.room END AS steps,
         LEAST(q.room, q.key_max_workers, q.key_rate_limit) AS step_max,
         (SELECT j.fairness_key

@@ -36,6 +36,8 @@
 WITH RECURSIVE q AS (
     SELECT
         f.name,
+        -- how ix_readpast_job_fair names the queue (a fixed-width first column, see V19)
+        CAST(md5(f.name) AS uuid) AS queue_id,
         f.lease_seconds,
         f.key_max_workers,
         f.key_rate_limit,
@@ -78,7 +80,8 @@ first_count (k, n) AS (
     SELECT (
         SELECT j.fairness_key
         FROM readpast_job AS j
-        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key IS NOT NULL
+        WHERE CAST(md5(j.queue) AS uuid) = (SELECT q.queue_id FROM q)
+          AND j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key IS NOT NULL
         ORDER BY j.fairness_key
         LIMIT 1), 0
     FROM q
@@ -87,7 +90,8 @@ first_count (k, n) AS (
     SELECT (
         SELECT j.fairness_key
         FROM readpast_job AS j
-        WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key > c.k
+        WHERE CAST(md5(j.queue) AS uuid) = (SELECT q.queue_id FROM q)
+          AND j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key > c.k
         ORDER BY j.fairness_key
         LIMIT 1), c.n + 1
     FROM first_count AS c
@@ -99,12 +103,14 @@ first_count (k, n) AS (
 walk_bounds AS (
     SELECT
         q.room,
+        q.queue_id,
         COALESCE(q.fair_keys, (SELECT max(c.n) FROM first_count AS c WHERE c.k IS NOT NULL) + 1) AS fair_keys,
         CASE WHEN q.key_limited THEN q.room * 2 + 16 ELSE q.room END AS steps,
         LEAST(q.room, q.key_max_workers, q.key_rate_limit) AS step_max,
         (SELECT j.fairness_key
          FROM readpast_job AS j
-         WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key IS NOT NULL
+         WHERE CAST(md5(j.queue) AS uuid) = q.queue_id
+           AND j.queue = CAST(:queue AS varchar(200)) AND j.status = 0 AND j.fairness_key IS NOT NULL
          ORDER BY j.fairness_key DESC
          LIMIT 1) AS last_key
     FROM q
@@ -146,7 +152,8 @@ walk (m, phase, lo, hi, ids, keys) AS (
         FROM (
             SELECT j.id, j.fairness_key, j.due_at
             FROM readpast_job AS j
-            WHERE j.queue = CAST(:queue AS varchar(200)) AND j.status = 0
+            WHERE CAST(md5(j.queue) AS uuid) = b.queue_id
+              AND j.queue = CAST(:queue AS varchar(200)) AND j.status = 0
               AND j.fairness_key >= w.lo AND j.fairness_key <= w.hi
               -- expiresAt, job types, ordered groups, as in job_claim
               -- include: claimable.sql

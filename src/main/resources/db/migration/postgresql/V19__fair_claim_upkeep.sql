@@ -1,5 +1,9 @@
 -- Fair queues claimed at less cost (docs/fairness.md#performance).
 --
+-- The keyed index is made again below, with its fixed-width first column: not rebuilt for the
+-- collation first.
+DROP INDEX ix_readpast_job_fair;
+
 -- Fairness keys compare byte by byte (COLLATE "C": UTF-8 byte order is code point order), as
 -- SQL Server compares them (Latin1_General_100_BIN2). A fair claim compares keys at every
 -- index tuple it passes; under the database's own collation each comparison went through the
@@ -9,6 +13,15 @@ ALTER TABLE readpast_job_archive ALTER COLUMN fairness_key TYPE varchar(200) COL
 ALTER TABLE readpast_job_dead ALTER COLUMN fairness_key TYPE varchar(200) COLLATE "C";
 ALTER TABLE readpast_queue ALTER COLUMN fair_cursor TYPE varchar(200) COLLATE "C";
 ALTER TABLE readpast_key_rate ALTER COLUMN fairness_key TYPE varchar(200) COLLATE "C";
+
+-- The keyed index (a fair claim's walk: one descent per key, which reads the rest of its leaf
+-- page) leads with the queue's name as a fixed-width uuid (its MD5), so that every entry the walk
+-- passes compares a 16-byte value and finds the key at a fixed offset, where a leading varchar
+-- left every later column's place to be worked out entry by entry. The statements name the queue
+-- both ways: the uuid for the index, and the name itself, checked on the row (two names with one
+-- digest would never mix).
+CREATE INDEX ix_readpast_job_fair ON readpast_job (CAST(md5(queue) AS uuid), fairness_key, priority DESC, due_at, id)
+    WHERE status = 0 AND fairness_key IS NOT NULL;
 
 -- The jobs at work: one index, by queue (maxWorkers counts its entries), with each job's
 -- fairness key carried along (keyMaxWorkers counts a fair queue's entries by key, from the index

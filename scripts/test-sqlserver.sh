@@ -24,6 +24,7 @@ if [ -z "${JAVA_HOME:-}" ] && [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ];
 fi
 [ -n "${JAVA_HOME:-}" ] && export PATH="$JAVA_HOME/bin:$PATH"
 status=0
+rm -rf target/surefire-reports  # the totals below count this run only, not an earlier one's reports
 READPAST_TEST_DB_URL="$url" READPAST_TEST_DB_USERNAME="$user" READPAST_TEST_DB_PASSWORD="$password" \
   ./mvnw -B test "$@" || status=$?
 python3 - <<'PY'

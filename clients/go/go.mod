@@ -1,0 +1,3 @@
+module github.com/readpast/readpast/clients/go
+
+go 1.19

@@ -18,6 +18,8 @@ FROM readpast_job AS j WITH (UPDLOCK, ROWLOCK)
 WHERE j.id = @id
     AND j.lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
     AND j.status IN (1, 2)
+    -- the lease still runs (database clock): an expired one is lost, swept or not
+    AND j.lease_expires_at > SYSUTCDATETIME()
     -- a job of a batch, or one that others wait on, is completed with its settlement (@linked)
     AND (@linked = 1 OR (j.batch_id IS NULL AND j.has_dependents = 0));
 

@@ -19,7 +19,9 @@ SET
 OUTPUT inserted.id INTO @updated (id)
 WHERE id = @id
     AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
-    AND status IN (1, 2);
+    AND status IN (1, 2)
+    -- the lease still runs (database clock): an expired one is lost, swept or not
+    AND lease_expires_at > SYSUTCDATETIME();
 
 SELECT j.*
 FROM readpast_job AS j

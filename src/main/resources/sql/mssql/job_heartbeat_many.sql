@@ -80,6 +80,8 @@ OUTPUT inserted.id, inserted.lease_id, inserted.lease_expires_at, inserted.cance
 INTO @updated (id, lease_id, lease_expires_at, cancel_requested)
 FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
 WHERE j.status IN (1, 2)
+    -- the lease still runs (database clock): an expired one is lost, swept or not
+    AND j.lease_expires_at > SYSUTCDATETIME()
     AND EXISTS (SELECT 1 FROM @item AS i WHERE i.id = j.id AND i.lease_id = j.lease_id);
 
 SELECT

@@ -33,6 +33,8 @@ OUTPUT inserted.id INTO @updated (id)
 WHERE id = @id
     AND lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
     AND status IN (1, 2)
+    -- the lease still runs (database clock): an expired one is lost, swept or not
+    AND lease_expires_at > SYSUTCDATETIME()
     AND cancel_requested = 0;
 
 SELECT j.*

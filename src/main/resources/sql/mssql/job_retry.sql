@@ -28,7 +28,11 @@ WHERE j.id = @id
     AND j.lease_id = TRY_CONVERT(uniqueidentifier, @lease_id)
     AND j.status IN (1, 2)
     AND j.cancel_requested = 0
-    AND (@expired_only = 0 OR j.lease_expires_at <= SYSUTCDATETIME());
+    -- the sweeper (@expired_only = 1) settles expired leases only; the holder, running ones only
+    AND (
+        (@expired_only = 1 AND j.lease_expires_at <= SYSUTCDATETIME())
+        OR (@expired_only = 0 AND j.lease_expires_at > SYSUTCDATETIME())
+    );
 
 -- include: errors_appended.sql
 

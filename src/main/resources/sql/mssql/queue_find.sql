@@ -10,5 +10,7 @@ FROM OPENJSON(@queues) AS f
 WHERE EXISTS (
     SELECT 1
     FROM readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
-    WHERE q.name = CAST(f.value AS nvarchar(400))
+    WHERE
+        q.name = CAST(f.value AS nvarchar(400))
+        AND EXISTS (SELECT 1 FROM readpast_queue_live AS l WHERE l.name = q.name)
 );

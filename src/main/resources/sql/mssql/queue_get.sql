@@ -46,4 +46,6 @@ SELECT
 FROM readpast_queue AS q
 LEFT JOIN hot AS h ON q.name = h.queue
 LEFT JOIN dead AS x ON q.name = x.queue
-WHERE q.name = @name;
+WHERE
+    q.name = @name
+    AND EXISTS (SELECT 1 FROM readpast_queue_live AS l WHERE l.name = q.name);

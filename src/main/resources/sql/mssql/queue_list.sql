@@ -45,6 +45,7 @@ SELECT
 FROM readpast_queue AS q
 LEFT JOIN hot AS h ON q.name = h.queue
 LEFT JOIN dead AS x ON q.name = x.queue
-WHERE q.active = 1
-    OR @include_inactive = 1
+WHERE
+    (q.active = 1 OR @include_inactive = 1)
+    AND EXISTS (SELECT 1 FROM readpast_queue_live AS l WHERE l.name = q.name)
 ORDER BY q.name ASC;

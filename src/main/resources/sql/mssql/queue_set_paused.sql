@@ -9,6 +9,9 @@ SET XACT_ABORT ON;
 UPDATE readpast_queue WITH (UPDLOCK, SERIALIZABLE)
 SET
     paused = @paused,
+    -- settings make a deleted queue a queue again
+    deleted_at = NULL,
+    deleted_job_id = NULL,
     updated_at = SYSUTCDATETIME()
 WHERE name = @name;
 

@@ -20,6 +20,9 @@ SET
     key_max_workers = @key_max_workers,
     key_rate_limit = @key_rate_limit,
     key_rate_period_ms = @key_rate_period_ms,
+    -- settings make a deleted queue a queue again
+    deleted_at = NULL,
+    deleted_job_id = NULL,
     updated_at = SYSUTCDATETIME()
 WHERE name = @name;
 

@@ -25,6 +25,8 @@ moved AS (
     USING items AS i
     WHERE j.id = i.id
       AND j.lease_id = i.lease_id
+      -- the lease still runs (database clock): an expired one is lost, swept or not
+      AND j.lease_expires_at > now()
       -- held: LEASED or PROCESSING, written "> 0" (the hot table holds 0, 1, 2, 6 and 7, and 6 and 7 have no lease) so
       -- that each item is a primary-key probe; "IN (1, 2)" matches readpast_job_active's
       -- predicate, and with statistics taken while nothing was leased the plan scanned that

@@ -5,6 +5,8 @@ WITH moved AS (
     WHERE id = :id
       AND lease_id = CAST(:lease_id AS uuid)
       AND status IN (1, 2)
+      -- the lease still runs (database clock): an expired one is lost, swept or not
+      AND lease_expires_at > now()
       -- a job of a batch, or one that others wait on, is completed with its settlement (:linked)
       AND (CAST(:linked AS boolean) OR (batch_id IS NULL AND NOT has_dependents))
     RETURNING *

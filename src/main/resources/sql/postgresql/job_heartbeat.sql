@@ -11,4 +11,6 @@ SET status = 2,
 WHERE id = :id
   AND lease_id = CAST(:lease_id AS uuid)
   AND status IN (1, 2)
+  -- the lease still runs (database clock): an expired one is lost, swept or not
+  AND lease_expires_at > now()
 RETURNING *

@@ -29,6 +29,8 @@ held AS (
     FROM readpast_job AS j
     INNER JOIN item ON j.id = item.id AND j.lease_id = item.lease_id
     WHERE j.status IN (1, 2)
+      -- the lease still runs (database clock): an expired one is lost, swept or not
+      AND j.lease_expires_at > now()
     ORDER BY j.id
     FOR UPDATE OF j
 )

@@ -17,5 +17,7 @@ SET status = CASE WHEN CAST(:delay_ms AS bigint) > 0 THEN 6 ELSE 0 END,
 WHERE id = :id
   AND lease_id = CAST(:lease_id AS uuid)
   AND status IN (1, 2)
+  -- the lease still runs (database clock): an expired one is lost, swept or not
+  AND lease_expires_at > now()
   AND NOT cancel_requested
 RETURNING *

@@ -30,5 +30,6 @@ WHERE id = :id
   AND lease_id = CAST(:lease_id AS uuid)
   AND status IN (1, 2)
   AND NOT cancel_requested
-  AND (NOT CAST(:expired_only AS boolean) OR lease_expires_at <= now())
+  -- the sweeper (:expired_only) settles expired leases only; the holder, running ones only
+  AND (CASE WHEN CAST(:expired_only AS boolean) THEN lease_expires_at <= now() ELSE lease_expires_at > now() END)
 RETURNING *

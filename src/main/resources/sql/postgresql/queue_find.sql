@@ -3,4 +3,4 @@
 -- decides, as it does in the claim.
 SELECT n.name
 FROM jsonb_array_elements_text(CAST(:queues AS jsonb)) AS n (name)
-WHERE EXISTS (SELECT 1 FROM readpast_queue AS q WHERE q.name = n.name)
+WHERE EXISTS (SELECT 1 FROM readpast_queue_live AS q WHERE q.name = n.name)

@@ -17,3 +17,4 @@ CROSS JOIN LATERAL (
     WHERE j.queue = q.name AND j.status IN (0, 6) AND j.due_at <= now()
 ) AS o
 WHERE q.name = :name
+  AND EXISTS (SELECT 1 FROM readpast_queue_live AS l WHERE l.name = q.name)

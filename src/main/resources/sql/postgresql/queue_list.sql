@@ -23,5 +23,6 @@ LEFT JOIN (
 LEFT JOIN (
     SELECT queue, count(*) AS dead_count FROM readpast_job_dead GROUP BY queue
 ) AS d ON d.queue = q.name
-WHERE q.active OR CAST(:include_inactive AS boolean)
+WHERE (q.active OR CAST(:include_inactive AS boolean))
+  AND EXISTS (SELECT 1 FROM readpast_queue_live AS l WHERE l.name = q.name)
 ORDER BY q.name

@@ -4,5 +4,8 @@ INSERT INTO readpast_queue (name, paused, updated_at)
 VALUES (:name, :paused, now())
 ON CONFLICT (name) DO UPDATE
 SET paused = EXCLUDED.paused,
+    -- settings make a deleted queue a queue again
+    deleted_at = NULL,
+    deleted_job_id = NULL,
     updated_at = now()
 RETURNING name

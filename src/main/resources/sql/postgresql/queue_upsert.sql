@@ -25,5 +25,8 @@ SET max_workers = EXCLUDED.max_workers,
     key_max_workers = EXCLUDED.key_max_workers,
     key_rate_limit = EXCLUDED.key_rate_limit,
     key_rate_period_ms = EXCLUDED.key_rate_period_ms,
+    -- settings make a deleted queue a queue again
+    deleted_at = NULL,
+    deleted_job_id = NULL,
     updated_at = now()
 RETURNING name

@@ -198,7 +198,7 @@ class BatchTest {
         jb.put("dependsOn", Map.of("jobs", List.of(a)));
         String b = Jobs.enqueue(jb);
         Map<String, Object> jc = job("dia", "C");
-        jc.put("dependsOn", Map.of("jobs", List.of(Long.parseLong(a))));
+        jc.put("dependsOn", Map.of("jobs", List.of(a)));
         String c = Jobs.enqueue(jc);
         Map<String, Object> jd = job("dia", "D");
         jd.put("dependsOn", Map.of("jobs", List.of(b, c)));
@@ -353,10 +353,12 @@ class BatchTest {
         unknown.put("dependsOn", Map.of("jobs", List.of(parent, "999999999")));
         refused("/jobs", unknown, 400, "job 999999999, which does not exist");
         Map<String, Object> unknownBatch = job("h", 1);
-        unknownBatch.put("dependsOn", Map.of("batches", List.of(424242)));
+        unknownBatch.put("dependsOn", Map.of("batches", List.of("424242")));
         refused("/jobs", unknownBatch, 400, "batch 424242, which does not exist");
-        // malformed ids, empty and oversized dependsOn, a bad policy
-        for (Object bad : List.of(List.of("abc"), List.of(-1), List.of(0), List.of(1.5), List.of("12345678901234567890"))) {
+        // malformed ids (an id is a string of digits, as the API writes it: 41 is refused), empty and
+        // oversized dependsOn, a bad policy
+        for (Object bad : List.of(List.of("abc"), List.of(-1), List.of(0), List.of(1.5), List.of("12345678901234567890"),
+                List.of(41))) {
             Map<String, Object> j = job("h", 1);
             j.put("dependsOn", Map.of("jobs", bad));
             refused("/jobs", j, 400, "dependsOn");

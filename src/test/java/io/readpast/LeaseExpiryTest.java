@@ -63,6 +63,41 @@ class LeaseExpiryTest {
                 .when().post("/jobs/" + id + "/complete").then().statusCode(200).body("status", equalTo("SUCCEEDED"));
     }
 
+    /**
+     * A lease ends at its leaseExpiresAt: every call under it is refused from then on, also in the
+     * moments before the sweeper returns the job to the queue (docs/api.md). The lease is made to
+     * have run out a second ago in the database; a try in which the sweeper came first (the job is
+     * no longer LEASED under that lease when the calls are done) proves nothing and is repeated.
+     */
+    @Test
+    void aLeaseThatRanOutIsLostAlsoBeforeTheSweeperReturnsTheJob() {
+        for (int attempt = 1; ; attempt++) {
+            String queue = "ran-out-" + attempt;
+            String id = Jobs.enqueue(Map.of("queue", queue, "type", "t"));
+            String lease = Jobs.claim(Map.of("workerId", "late", "queues", List.of(queue), "leaseSeconds", 300))
+                    .getString("jobs[0].leaseId");
+            assertEquals(1, TestDb.update("UPDATE readpast_job SET lease_expires_at = ? WHERE id = ?",
+                    TestDb.time(TestDb.dbNow().minusSeconds(1)), Long.parseLong(id)));
+            for (String action : List.of("heartbeat", "complete", "fail", "release")) {
+                given().contentType(ContentType.JSON).body(Map.of("leaseId", lease))
+                        .when().post("/jobs/" + id + "/" + action)
+                        .then().statusCode(409).contentType("application/problem+json");
+            }
+            for (String batch : List.of("heartbeat", "complete")) {
+                given().contentType(ContentType.JSON).body(Map.of("items", List.of(Map.of("id", id, "leaseId", lease))))
+                        .when().post("/jobs/" + batch)
+                        .then().statusCode(200).body("results[0].status", equalTo(409));
+            }
+            JsonPath job = given().when().get("/jobs/" + id).then().statusCode(200).extract().jsonPath();
+            if ("LEASED".equals(job.getString("status")) && "late".equals(job.getString("workerId"))) {
+                break; // the calls met the expired lease itself, not a swept job
+            }
+            if (attempt == 5) {
+                throw new AssertionError("the sweeper came first in 5 tries: " + job.prettify());
+            }
+        }
+    }
+
     @Test
     void expiryWithNoAttemptsLeftKillsTheJob() {
         String id = Jobs.enqueue(Map.of("queue", "exp1", "type", "t", "maxAttempts", 1));

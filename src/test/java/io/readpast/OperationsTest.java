@@ -377,8 +377,10 @@ class OperationsTest {
         assertEquals(List.of(c, dead, a), given().when().get("/jobs?type=email").then().extract().jsonPath().getList("jobs.id"));
         assertEquals(List.of(a), given().when().get("/jobs?tag=vip").then().extract().jsonPath().getList("jobs.id"));
         assertEquals(List.of(dead), given().when().get("/jobs?status=DEAD").then().extract().jsonPath().getList("jobs.id"));
-        assertEquals(List.of(c, dead), given().when().get("/jobs?status=dead,pending&queue=br2").then().extract().jsonPath().getList("jobs.id"));
+        assertEquals(List.of(c, dead), given().when().get("/jobs?status=DEAD,PENDING&queue=br2").then().extract().jsonPath().getList("jobs.id"));
         given().when().get("/jobs?status=FINISHED").then().statusCode(400).contentType("application/problem+json");
+        // the statuses as the spec lists them: upper case
+        given().when().get("/jobs?status=dead").then().statusCode(400).contentType("application/problem+json");
         given().when().get("/jobs?limit=100000").then().statusCode(400);
         given().when().get("/jobs").then().body("jobs[0].leaseId", nullValue()).body("next", nullValue());
     }

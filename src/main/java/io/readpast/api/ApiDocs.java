@@ -359,6 +359,14 @@ final class ApiDocs {
             + "\"title\": \"Not found\", \"status\": 404, \"detail\": \"No queue named 'emails'.\", "
             + "\"instance\": \"/queues/emails\"}";
 
+    static final String PROBLEM_QUEUE_IN_USE = "{\"type\": \"urn:readpast:problem:state-conflict\", "
+            + "\"title\": \"Conflict\", \"status\": 409, \"detail\": \"Queue 'emails' cannot be deleted: it has 3 "
+            + "unfinished jobs (cancel them first, or let them finish).\", \"instance\": \"/queues/emails\"}";
+
+    static final String PROBLEM_KEY_OTHER_QUEUE = "{\"type\": \"urn:readpast:problem:state-conflict\", "
+            + "\"title\": \"Conflict\", \"status\": 409, \"detail\": \"This idempotency key is held by a live job of "
+            + "another queue.\", \"instance\": \"/jobs\"}";
+
     static final String PROBLEM_KEY_NOT_FOUND = "{\"type\": \"urn:readpast:problem:not-found\", "
             + "\"title\": \"Not found\", \"status\": 404, \"detail\": \"No stored API key named 'mailer'.\", "
             + "\"instance\": \"/keys/mailer\"}";

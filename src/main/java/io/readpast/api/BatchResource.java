@@ -98,7 +98,8 @@ public class BatchResource {
             @Schema(nullable = true, description = "Jobs WAITING for their parents (GET /batches/{id} only).") Long waiting,
             @Schema(nullable = true, description = "Jobs PENDING (GET /batches/{id} only).") Long pending,
             @Schema(nullable = true, description = "Jobs LEASED or PROCESSING (GET /batches/{id} only).") Long active,
-            @Schema(nullable = true, description = "The callback job enqueued when the batch fires; null: none.")
+            @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.OBJECT, nullable = true,
+                    description = "The callback job enqueued when the batch fires (as POST /jobs takes it); null: none.")
             @JsonRawValue String callback,
             @Schema(nullable = true, description = "The callback job, once enqueued.", examples = "57") String callbackJobId,
             @Schema(nullable = true, description = "Where the batch.fired webhook goes; null: none.") String webhookUrl,

@@ -63,6 +63,13 @@ public class HttpFraming {
                 refuseTooLarge(rc);
                 return;
             }
+            if (untypedBody(rc.request(), length)) {
+                // a body with no Content-Type is not taken as JSON by guessing: say what to send
+                refuseDrained(rc, 415, json(new Problem("urn:readpast:problem:unsupported-media-type",
+                        "Unsupported Media Type", 415,
+                        "The request has a body but no Content-Type: send it as application/json.", rc.normalizedPath())));
+                return;
+            }
             rc.next();
         });
         // chunked bodies (no Content-Length): read here, after Quarkus' own limit handler
@@ -96,6 +103,27 @@ public class HttpFraming {
         });
     }
 
+    /** A POST, PUT or PATCH of the API with a body (a length over 0, or chunked) and no Content-Type. */
+    static boolean untypedBody(io.vertx.core.http.HttpServerRequest req, String contentLength) {
+        io.vertx.core.http.HttpMethod m = req.method();
+        if (!(m == io.vertx.core.http.HttpMethod.POST || m == io.vertx.core.http.HttpMethod.PUT
+                || m == io.vertx.core.http.HttpMethod.PATCH) || req.headers().contains(HttpHeaders.CONTENT_TYPE)) {
+            return false;
+        }
+        String path = req.path();
+        if (path == null || path.startsWith("/q/") || path.startsWith("/ui/")) {
+            return false;
+        }
+        if (contentLength != null) {
+            try {
+                return Long.parseLong(contentLength.strip()) > 0;
+            } catch (NumberFormatException e) {
+                return false; // Vert.x refuses a malformed Content-Length itself
+            }
+        }
+        return req.headers().contains(HttpHeaders.TRANSFER_ENCODING);
+    }
+
     private boolean tooLarge(String contentLength) {
         try {
             return Long.parseLong(contentLength.strip()) > maxBody.asLongValue();
@@ -106,15 +134,19 @@ public class HttpFraming {
 
     /** 413 with a problem body; the request's remaining bytes are drained, then the connection closes. */
     private void refuseTooLarge(io.vertx.ext.web.RoutingContext rc) {
-        String body = json(new Problem("urn:readpast:problem:body-too-large", "Content Too Large", 413,
+        refuseDrained(rc, 413, json(new Problem("urn:readpast:problem:body-too-large", "Content Too Large", 413,
                 "The request body is larger than this broker accepts (quarkus.http.limits.max-body-size, "
-                        + maxBody.asLongValue() + " bytes); send smaller batches.", rc.normalizedPath()));
+                        + maxBody.asLongValue() + " bytes); send smaller batches.", rc.normalizedPath())));
+    }
+
+    /** Answers {@code status} with a problem body; the request's remaining bytes are drained, then the connection closes. */
+    private static void refuseDrained(io.vertx.ext.web.RoutingContext rc, int status, String body) {
         io.vertx.core.http.HttpServerRequest req = rc.request();
         io.vertx.core.http.HttpServerResponse resp = rc.response();
         if (resp.ended()) {
             return;
         }
-        resp.setStatusCode(413)
+        resp.setStatusCode(status)
                 .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
                 .putHeader(HttpHeaders.CONNECTION, "close");
         if (req.isEnded()) {

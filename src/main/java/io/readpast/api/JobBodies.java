@@ -173,14 +173,14 @@ public class JobBodies {
         return new io.readpast.store.JobLinks(null, jobs, batches, run);
     }
 
-    /** Ids given as JSON integers or strings of digits; duplicates count once. */
+    /** Ids given as strings of digits, as the API writes every id; duplicates count once. */
     static List<Long> ids(String field, List<JsonNode> nodes) {
         if (nodes == null) {
             return List.of();
         }
         java.util.LinkedHashSet<Long> out = new java.util.LinkedHashSet<>();
         for (JsonNode n : nodes) {
-            String text = n == null || n.isNull() ? "" : n.isIntegralNumber() ? n.asText() : n.isTextual() ? n.asText() : "";
+            String text = n != null && n.isTextual() ? n.asText() : "";
             long id;
             try {
                 id = Long.parseLong(text);
@@ -188,7 +188,8 @@ public class JobBodies {
                 id = 0;
             }
             if (id <= 0 || !text.matches("[0-9]{1,19}")) {
-                throw BrokerException.invalid("'" + field + "' holds ids: positive integers (or strings of digits); got "
+                throw BrokerException.invalid("'" + field + "' holds ids: strings of digits, as the API writes them "
+                        + "(\"41\", not 41); got "
                         + Validate.printable(n == null ? "null" : n.toString()) + ".");
             }
             out.add(id);

@@ -49,7 +49,7 @@ public interface JobOperatorApi {
             @Parameter(description = "Only jobs of this queue.", example = "emails")
             @QueryParam("queue") String queue,
             @Parameter(description = "Only jobs in these statuses: comma-separated PENDING, LEASED, PROCESSING, "
-                    + "SUCCEEDED, DEAD, CANCELLED (case-insensitive).", example = "PENDING,LEASED")
+                    + "SUCCEEDED, DEAD, CANCELLED, WAITING.", example = "PENDING,LEASED")
             @QueryParam("status") String status,
             @Parameter(description = "Only jobs of this type.", example = "send")
             @QueryParam("type") String type,

@@ -72,6 +72,10 @@ public interface JobProducerApi {
                     examples = {
                             @ExampleObject(name = "role", value = ApiDocs.PROBLEM_FORBIDDEN_ROLE),
                             @ExampleObject(name = "queue", value = ApiDocs.PROBLEM_FORBIDDEN_QUEUE)}))
+    @APIResponse(responseCode = "409", description = "The idempotencyKey is held by a live job of another queue: "
+            + "nothing was created (a key names one job, whatever the queue).",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "otherQueue", value = ApiDocs.PROBLEM_KEY_OTHER_QUEUE)))
     @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     Response enqueue(Requests.Enqueue body,

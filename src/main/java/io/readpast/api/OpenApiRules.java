@@ -53,7 +53,7 @@ public class OpenApiRules implements OASFilter {
         for (Map.Entry<String, PathItem> path : api.getPaths().getPathItems().entrySet()) {
             for (Map.Entry<PathItem.HttpMethod, Operation> op : path.getValue().getOperations().entrySet()) {
                 Operation operation = op.getValue();
-                sharedResponses(operation);
+                sharedResponses(op.getKey(), operation);
                 if (operation.getParameters() != null) {
                     for (Parameter p : operation.getParameters()) {
                         parameter(path.getKey(), p);
@@ -70,16 +70,51 @@ public class OpenApiRules implements OASFilter {
         for (String name : inputs) {
             inputSchema(schemas.get(name));
         }
+        for (Schema schema : schemas.values()) {
+            nullableEnums(schema);
+        }
     }
 
     /**
-     * Answers any operation can give though its method does not name them: 406 (an Accept the
-     * operation cannot satisfy) and, where a body is sent, 413 (over the HTTP body limit).
+     * A property that may be null and has an enum lists null among its values: in OpenAPI 3.1
+     * (JSON Schema) the enum is checked on its own, so {"type": ["string", "null"], "enum":
+     * ["round-robin"]} would refuse the null that the type allows.
      */
-    private static void sharedResponses(Operation operation) {
+    private static void nullableEnums(Schema s) {
+        if (s == null) {
+            return;
+        }
+        if (s.getEnumeration() != null && s.getType() != null && s.getType().contains(Schema.SchemaType.NULL)
+                && !s.getEnumeration().contains(null)) {
+            List<Object> values = new ArrayList<>(s.getEnumeration());
+            values.add(null);
+            s.setEnumeration(values);
+        }
+        if (s.getProperties() != null) {
+            s.getProperties().values().forEach(OpenApiRules::nullableEnums);
+        }
+        nullableEnums(s.getItems());
+    }
+
+    /**
+     * Answers any operation can give though its method does not name them: 400 (a query parameter
+     * it does not take, QueryParamCheck), 406 (an Accept the operation cannot satisfy), 415 for a
+     * POST or PUT (a body sent without a JSON Content-Type, HttpFraming) and, where a body is
+     * taken, 413 (over the HTTP body limit).
+     */
+    private static void sharedResponses(PathItem.HttpMethod method, Operation operation) {
         var responses = operation.getResponses();
         if (responses == null) {
             return;
+        }
+        if (!responses.hasAPIResponse("400")) {
+            responses.addAPIResponse("400", OASFactory.createAPIResponse()
+                    .ref("#/components/responses/" + ApiDocs.BAD_REQUEST));
+        }
+        if ((method == PathItem.HttpMethod.POST || method == PathItem.HttpMethod.PUT
+                || method == PathItem.HttpMethod.PATCH) && !responses.hasAPIResponse("415")) {
+            responses.addAPIResponse("415", OASFactory.createAPIResponse()
+                    .ref("#/components/responses/" + ApiDocs.UNSUPPORTED_MEDIA_TYPE));
         }
         if (!responses.hasAPIResponse("406")) {
             responses.addAPIResponse("406", OASFactory.createAPIResponse()

@@ -175,24 +175,133 @@ public class ProblemMappers {
         }
         if (e instanceof InvalidFormatException f) {
             return "Field '" + where + "' has the wrong type: expected "
-                    + simpleType(f.getTargetType()) + ", got " + Validate.printable(String.valueOf(f.getValue()), 60) + ".";
+                    + simpleType(f.getTargetType()) + ", got " + Validate.printable(given(f), 60) + ".";
         }
         if (e instanceof MismatchedInputException m) {
             return where.isEmpty()
                     ? "The body must be a JSON object of the expected shape."
                     : "Field '" + where + "' has the wrong type: expected " + simpleType(m.getTargetType()) + ".";
         }
+        if (e instanceof com.fasterxml.jackson.core.exc.InputCoercionException c) {
+            // valid JSON, a number too large for its field: name the field and its range
+            boolean isLong = c.getTargetType() == Long.TYPE || c.getTargetType() == Long.class;
+            String at = streamPath(e);
+            return (at.isEmpty() ? "A number" : "Field '" + at + "'") + " is out of range: it must be an integer between "
+                    + (isLong ? Long.MIN_VALUE + " and " + Long.MAX_VALUE : Integer.MIN_VALUE + " and " + Integer.MAX_VALUE)
+                    + numberGiven(c) + ".";
+        }
+        if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+            return constraint(e);
+        }
         if (e instanceof JsonParseException) {
-            // Jackson's own message with its location part left out (it names the parser's
-            // settings, not the request); the line and column say where
-            String msg = String.valueOf(e.getOriginalMessage());
-            int cut = msg.indexOf("\n");
-            msg = cut < 0 ? msg : msg.substring(0, cut);
             var loc = e.getLocation();
             String at = loc == null || loc.getLineNr() < 0 ? "" : " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
-            return "Malformed JSON" + at + ": " + Validate.printable(msg, 200);
+            return "Malformed JSON" + at + ": " + parseProblem(String.valueOf(e.getOriginalMessage()));
         }
         return "The request body is not valid JSON.";
+    }
+
+    /**
+     * What is wrong with the JSON text, in the request's terms: Jackson's own message up to its
+     * first line, without the parser's setting names (which are no business of the client's).
+     * A message that still names something of the library is replaced by a plain one.
+     */
+    static String parseProblem(String message) {
+        String msg = message;
+        int cut = msg.indexOf('\n');
+        msg = cut < 0 ? msg : msg.substring(0, cut);
+        msg = msg.replaceAll("\\s*\\(start marker at .*$", "")
+                .replaceAll("\\s*\\(code \\d+\\)", "")
+                .replaceAll(":?\\s*enable `[^`]*` to allow", " (not JSON)")
+                .replaceAll("maybe a \\(non-standard\\) comment\\? \\(not recognized as one since [^)]*\\)",
+                        "JSON has no comments")
+                .replaceAll("\\s*\\([^()]*(Feature|feature)[^()]*\\)", "");
+        if (msg.matches("(?s).*(Feature|feature|`|jackson|Jackson|java\\.|com\\.|Exception|Constraints|\\(\\)).*")) {
+            return "this is not valid JSON.";
+        }
+        return Validate.printable(msg, 200);
+    }
+
+    /** A limit of the JSON reader (nesting depth, number or string length) that the body went past. */
+    private static String constraint(JsonProcessingException e) {
+        String msg = String.valueOf(e.getOriginalMessage());
+        String at = streamPath(e);
+        String field = at.isEmpty() ? "The request body" : "Field '" + at + "'";
+        var constraints = e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p
+                ? p.streamReadConstraints() : com.fasterxml.jackson.core.StreamReadConstraints.defaults();
+        if (msg.contains("nesting depth")) {
+            return field + " nests arrays and objects deeper than " + constraints.getMaxNestingDepth()
+                    + " levels, the limit.";
+        }
+        if (msg.startsWith("Number value length")) {
+            return field + " holds a number longer than " + constraints.getMaxNumberLength() + " digits, the limit.";
+        }
+        if (msg.startsWith("String value length")) {
+            return field + " holds a string longer than " + constraints.getMaxStringLength() + " characters, the limit.";
+        }
+        if (msg.startsWith("Name length")) {
+            return field + " holds a member name longer than " + constraints.getMaxNameLength() + " characters, the limit.";
+        }
+        return field + " is larger than the JSON reader takes.";
+    }
+
+    /** The value as the request wrote it: a number's own text (1e400, not the Infinity Jackson made of it). */
+    private static String given(InvalidFormatException f) {
+        if (f.getValue() instanceof Number && f.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p) {
+            try {
+                String text = p.getText();
+                if (text != null) {
+                    return text;
+                }
+            } catch (java.io.IOException | RuntimeException ignored) {
+                // fall back to the value itself
+            }
+        }
+        return String.valueOf(f.getValue());
+    }
+
+    /** " (got N)" with the number the parser was at, when it can say. */
+    private static String numberGiven(com.fasterxml.jackson.core.exc.InputCoercionException c) {
+        try {
+            String text = c.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p ? p.getText() : null;
+            return text == null ? "" : " (got " + Validate.printable(text, 40) + ")";
+        } catch (java.io.IOException | RuntimeException ignored) {
+            return "";
+        }
+    }
+
+    /**
+     * Where the parser stood when it gave up, as a field path ("jobs[0].payload"): the members
+     * and indexes from the top, cut after the third (a value 3,000 arrays deep is named by its
+     * field, not by 3,000 indexes), ending at a member name.
+     */
+    static String streamPath(JsonProcessingException e) {
+        if (!(e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p)) {
+            return "";
+        }
+        java.util.ArrayDeque<com.fasterxml.jackson.core.JsonStreamContext> chain = new java.util.ArrayDeque<>();
+        for (var ctx = p.getParsingContext(); ctx != null; ctx = ctx.getParent()) {
+            chain.push(ctx);
+        }
+        StringBuilder path = new StringBuilder();
+        int named = 0;
+        int segments = 0;
+        String lastNamed = "";
+        for (var ctx : chain) {
+            if (segments == 3) {
+                break;
+            }
+            if (ctx.inObject() && ctx.getCurrentName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(Validate.printable(ctx.getCurrentName(), 40));
+                named++;
+                segments++;
+                lastNamed = path.toString();
+            } else if (ctx.inArray() && !path.isEmpty()) {
+                path.append('[').append(Math.max(0, ctx.getCurrentIndex())).append(']');
+                segments++;
+            }
+        }
+        return named == 0 ? "" : lastNamed;
     }
 
     private static String simpleType(Class<?> c) {

@@ -171,6 +171,39 @@ public class QueueResource {
         return Responses.QueueView.of(queues.get(Validate.queueName("name", name)));
     }
 
+    @jakarta.ws.rs.DELETE
+    @Path("/{name}")
+    @Consumes(MediaType.WILDCARD)
+    @Tag(name = "Queues")
+    @Operation(operationId = "deleteQueue", summary = "Delete a queue that holds no jobs",
+            description = "Removes the queue from GET /queues and the dashboard, its settings with it. Refused (409) "
+                    + "while it holds unfinished jobs (PENDING, SCHEDULED, WAITING, LEASED, PROCESSING), dead letters, or "
+                    + "a schedule enqueues into it. Its finished jobs (SUCCEEDED, CANCELLED) stay readable until "
+                    + "retention deletes them; purge=true deletes them and its dead letters at once, in bounded "
+                    + "transactions. A later enqueue into the name brings the queue back with default settings. "
+                    + "Logged with the key that did it. No request body." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "204", description = "Deleted.")
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", description = "No queue with this name.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFound", value = ApiDocs.PROBLEM_QUEUE_NOT_FOUND)))
+    @APIResponse(responseCode = "409", description = "The queue still holds jobs or a schedule enqueues into it; the "
+            + "detail says what.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "inUse", value = ApiDocs.PROBLEM_QUEUE_IN_USE)))
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public jakarta.ws.rs.core.Response delete(@Parameter(description = ApiDocs.QUEUE_NAME_PARAM, example = "emails")
+                                              @PathParam("name") String name,
+                                              @Parameter(description = "true: first delete the queue's finished jobs "
+                                                      + "and dead letters for good; absent: false.", example = "false",
+                                                      schema = @Schema(type = SchemaType.BOOLEAN))
+                                              @jakarta.ws.rs.QueryParam("purge") String purge) {
+        queues.delete(Validate.queueName("name", name), Validate.queryBoolean("purge", purge, false), caller.name());
+        return jakarta.ws.rs.core.Response.noContent().build();
+    }
+
     @GET
     @Consumes(MediaType.WILDCARD)
     @Path("/{name}/keys")

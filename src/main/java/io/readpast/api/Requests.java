@@ -102,10 +102,10 @@ public final class Requests {
     @Schema(description = "The jobs and batches a job waits for.")
     public record DependsOn(
             @Schema(type = SchemaType.ARRAY, implementation = String.class, description = "Job ids, as strings of "
-                    + "digits (integers are taken too).", maxItems = 1000, examples = "[\"41\"]")
+                    + "digits (as the API writes every id).", maxItems = 1000, examples = "[\"41\"]")
             List<JsonNode> jobs,
             @Schema(type = SchemaType.ARRAY, implementation = String.class, description = "Batch ids, as strings of "
-                    + "digits (integers are taken too): a batch settles when it has finished (closed, and every job of "
+                    + "digits: a batch settles when it has finished (closed, and every job of "
                     + "it finished); it counts as failed when any of its jobs ended DEAD or CANCELLED.",
                     maxItems = 1000, examples = "[\"7\"]")
             List<JsonNode> batches) {

@@ -74,21 +74,21 @@ public final class Responses {
     public record LeaseItemResult(
             @Schema(description = "Position of the item in the request, from 0.", examples = "0")
             int index,
-            @Schema(description = "The job id; absent when the item was invalid.", examples = "42")
+            @Schema(nullable = true, description = "The job id; null when the item was invalid.", examples = "42")
             String id,
             @Schema(description = "As HTTP would give it for the item alone: 200 done, 400 invalid, 404 no such job "
                     + "(or outside the key's queue scope), 409 lease not held.",
                     enumeration = {"200", "400", "404", "409"}, examples = "200")
             int status,
-            @Schema(description = "200 only: the job's state now. Heartbeat: PROCESSING. Fail: PENDING (to be "
+            @Schema(nullable = true, description = "200 only (else null): the job's state now. Heartbeat: PROCESSING. Fail: PENDING (to be "
                     + "retried), DEAD or CANCELLED. Release: PENDING or CANCELLED.", examples = "PROCESSING")
             String jobStatus,
-            @Schema(description = "Heartbeat, 200 only: when the extended lease runs out.")
+            @Schema(nullable = true, description = "Heartbeat, 200 only (else null): when the extended lease runs out.")
             Instant leaseExpiresAt,
-            @Schema(description = "Heartbeat, 200 only: true when an operator asked to cancel the job: stop working on "
+            @Schema(nullable = true, description = "Heartbeat, 200 only (else null): true when an operator asked to cancel the job: stop working on "
                     + "it and fail or release it.", examples = "false")
             Boolean cancelRequested,
-            @Schema(description = "Only when the item failed: why, as a problem document.")
+            @Schema(nullable = true, description = "Only when the item failed (else null): why, as a problem document.")
             Problem error) {
 
         static LeaseItemResult refused(ItemResult r) {

@@ -219,10 +219,11 @@ final class Validate {
         if (raw == null || raw.isEmpty()) {
             return dflt;
         }
-        if (raw.equalsIgnoreCase("true")) {
+        // exactly as OpenAPI serialises a boolean query parameter, as the spec says
+        if (raw.equals("true")) {
             return true;
         }
-        if (raw.equalsIgnoreCase("false")) {
+        if (raw.equals("false")) {
             return false;
         }
         throw BrokerException.invalid("'" + field + "' takes true or false; got '" + printable(raw) + "'.");
@@ -252,8 +253,7 @@ final class Validate {
         List<Integer> codes = new java.util.ArrayList<>();
         for (String part : raw.split(",")) {
             try {
-                codes.addAll(io.readpast.core.JobStatus.valueOf(part.strip().toUpperCase(java.util.Locale.ROOT))
-                        .storedCodes());
+                codes.addAll(io.readpast.core.JobStatus.valueOf(part.strip()).storedCodes());
             } catch (IllegalArgumentException e) {
                 throw BrokerException.invalid("'status' takes PENDING, WAITING, LEASED, PROCESSING, SUCCEEDED, DEAD or CANCELLED "
                         + "(comma-separated); got '" + printable(part) + "'.");

@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Queues: their settings, pause and resume, and which names exist. Queues are never deleted, so
- * a name seen to exist is never asked of the database again; a name found missing is answered
+ * Queues: their settings, pause and resume, deletion, and which names exist. A name seen to exist
+ * is not asked of the database again (a queue deleted on another instance stays known here: the
+ * only use of the answer is the claim's unknownQueues hint); a name found missing is answered
  * from here for a few seconds, so idle long-polls on a mistyped queue cost no statement per answer.
  */
 @ApplicationScoped
@@ -77,6 +78,67 @@ public class Queues {
         }
         LOG.infof("Queue %s %s by %s", name, paused ? "paused" : "resumed", Audit.who(by));
         return settingsChanged(store.queueSetPaused(name, paused));
+    }
+
+    /** Finished jobs deleted per transaction when a queue is deleted with purge. */
+    private static final int PURGE_CHUNK = 1000;
+
+    /**
+     * Deletes a queue (DELETE /queues/{name}): refused while it holds unfinished jobs or dead
+     * letters, or a schedule enqueues into it; {@code purge} first deletes its finished jobs and
+     * dead letters, in transactions of {@value #PURGE_CHUNK} rows per table. Its finished history
+     * otherwise stays until retention. The row stays as a tombstone with default settings, so a
+     * job enqueued meanwhile stays claimable and the queue comes back with it; the next PUT makes
+     * it a configured queue again. Returns how many finished jobs were purged.
+     */
+    public long delete(String name, boolean purge, String by) {
+        long purged = 0;
+        if (purge) {
+            // nothing of its history goes while the queue could not go anyway
+            QueueStore.QueueDeletion look = store.queueDelete(name, h -> false).orElseThrow(() -> noQueue(name));
+            refuseWhileHeld(name, look.holds(), true);
+            int n;
+            while ((n = store.queuePurgeFinished(name, PURGE_CHUNK)) > 0) {
+                purged += n;
+            }
+        }
+        QueueStore.QueueDeletion done = store.queueDelete(name,
+                h -> h.unfinished() == 0 && h.dead() == 0 && h.schedules() == 0).orElseThrow(() -> noQueue(name));
+        if (!done.deleted()) {
+            refuseWhileHeld(name, done.holds(), purge);
+        }
+        known.remove(name);
+        outcomes.queueChanged(name, null);
+        LOG.infof("Queue %s deleted by %s%s", name, Audit.who(by), purge ? " (" + purged + " finished jobs purged)" : "");
+        return purged;
+    }
+
+    private static BrokerException noQueue(String name) {
+        return new BrokerException(BrokerException.Kind.NOT_FOUND, "No queue named '" + name + "'.");
+    }
+
+    /** 409 naming what holds the queue; returns when nothing does (dead letters count only without purge). */
+    private static void refuseWhileHeld(String name, QueueStore.QueueHolds h, boolean purge) {
+        java.util.List<String> why = new java.util.ArrayList<>();
+        if (h.unfinished() > 0) {
+            why.add(count(h.unfinished()) + " unfinished job" + (h.unfinished() == 1 ? "" : "s")
+                    + " (cancel them first, or let them finish)");
+        }
+        if (h.dead() > 0 && !purge) {
+            why.add(count(h.dead()) + " dead letter" + (h.dead() == 1 ? "" : "s")
+                    + " (requeue or delete them, or delete with purge=true)");
+        }
+        if (h.schedules() > 0) {
+            why.add(h.schedules() + " schedule" + (h.schedules() == 1 ? "" : "s") + " enqueue into it (delete them first)");
+        }
+        if (!why.isEmpty()) {
+            throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Queue '" + name + "' cannot be deleted: it has "
+                    + String.join("; ", why) + ".");
+        }
+    }
+
+    private static String count(long n) {
+        return n > 1000 ? "over 1000" : Long.toString(n);
     }
 
     /**

@@ -29,10 +29,14 @@ public class Startup {
     private static final Logger LOG = Logger.getLogger(Startup.class);
 
     private volatile InstanceChannel channel;
+    private volatile String engine = "its database";
 
     void onStart(@Observes StartupEvent event, Database database, Event<StoreReady> ready, DuePollTask duePoll,
                  BackgroundTasks tasks, JobAnnouncer announcer, Wakeups wakeups) {
         try {
+            // before anything is generated or stored (the first start's admin key): a port that
+            // is taken would end this start after the key was shown, and the key with it
+            HttpPort.checkFree();
             // jobs that settling makes claimable (released children, batch callbacks) wake claims
             database.start().onReleased(announcer::announce, announcer::scheduled);
             ready.fire(new StoreReady(database.engine()));
@@ -46,9 +50,7 @@ public class Startup {
             Quarkus.asyncExit(1);
             throw new PreventFurtherStepsException(e.getMessage(), 1);
         }
-        String base = BaseUrl.get();
-        LOG.infof("Readpast is ready for %s: dashboard %s/ui/, API %s/q/swagger-ui, OpenAPI %s/q/openapi",
-                database.engine(), base, base, base);
+        this.engine = database.engine().toString();
         InstanceChannel channel = database.dialect().openChannel(database.dataSource(), announcer::received,
                 announcer::receivedScheduled,
                 // after (re)connecting, notifications may have been missed: let every waiter look once
@@ -60,6 +62,13 @@ public class Startup {
             this.channel = channel;
             announcer.connectRemote(channel::send, channel::sendDue);
         }
+    }
+
+    /** "ready" only once the HTTP server listens (a port taken after the check above ends the start instead). */
+    void onListening(@Observes io.quarkus.vertx.http.HttpServerStart event) {
+        String base = BaseUrl.get();
+        LOG.infof("Readpast is ready for %s: dashboard %s/ui/, API %s/q/swagger-ui, OpenAPI %s/q/openapi",
+                engine, base, base, base);
     }
 
     void onStop(@Observes ShutdownEvent event) {

@@ -91,8 +91,10 @@ public class JobTracing {
             b.setAttribute(TYPE, type);
         }
         Span span = b.startSpan();
+        // Only a span that records is worth pointing at: with the SDK off (the default) spans still
+        // carry fresh random ids, which would replace the producer's trace with one nobody has
         SpanContext sc = span.getSpanContext();
-        TraceContext stored = sc.isValid()
+        TraceContext stored = span.isRecording() && sc.isValid()
                 ? new TraceContext("00-" + sc.getTraceId() + "-" + sc.getSpanId() + "-" + sc.getTraceFlags().asHex(),
                         producer == null ? null : producer.tracestate())
                 : producer;

@@ -58,6 +58,8 @@ INNER JOIN @item AS i
         j.id = i.id
         AND j.lease_id = i.lease_id
 WHERE j.status IN (1, 2)
+    -- the lease still runs (database clock): an expired one is lost, swept or not
+    AND j.lease_expires_at > SYSUTCDATETIME()
     -- a job of a batch, or one that others wait on, is completed with its settlement (@linked = 1,
     -- job_complete_many in the caller's transaction); job_ack_claim declares @linked = 0
     AND (@linked = 1 OR (j.batch_id IS NULL AND j.has_dependents = 0));

@@ -78,6 +78,37 @@ class StartupFailureIT {
                 "Cannot read READPAST_API_KEYS_FILE " + dir + ": it is a directory");
     }
 
+    /**
+     * A first start on a port another process holds: it stops before anything is generated or
+     * stored (no one-time admin key shown and then lost with the failed start), says why in one
+     * line, and never says "ready".
+     */
+    @Test
+    void aPortThatIsTakenEndsTheStartBeforeAKeyIsMade() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(FaultDb.isPostgres(), "needs PostgreSQL at 127.0.0.1:5432");
+        String db = "readpast_port_taken";
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/postgres",
+                "postgres", ""); java.sql.Statement s = c.createStatement()) {
+            s.execute("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)");
+            s.execute("CREATE DATABASE " + db);
+        }
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            BrokerProcess p = BrokerProcess.start("port-taken", Map.of(
+                    "READPAST_DB_URL", "jdbc:postgresql://127.0.0.1:5432/" + db,
+                    "READPAST_AUTH_ENABLED", "true",
+                    "QUARKUS_HTTP_PORT", Integer.toString(taken.getLocalPort())), BrokerProcess.BASEDIR);
+            expectExit(p, "the HTTP port " + taken.getLocalPort() + " on 127.0.0.1 cannot be bound");
+            assertTrue(p.logLines("generated an admin key").isEmpty(), "no key was made:\n" + p.logTail(40));
+            assertTrue(p.logLines("is ready").isEmpty(), "never ready:\n" + p.logTail(40));
+        }
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/" + db,
+                "postgres", ""); java.sql.ResultSet r = c.createStatement().executeQuery(
+                "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'readpast%'")) {
+            r.next();
+            assertEquals(0, r.getInt(1), "nothing was migrated or stored before the port was checked");
+        }
+    }
+
     private static void expectOneLine(String name, String url, String reason) {
         expectExit(BrokerProcess.start(name, Map.of("READPAST_DB_URL", url), BrokerProcess.BASEDIR), reason);
     }

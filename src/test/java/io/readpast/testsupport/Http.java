@@ -41,6 +41,14 @@ public final class Http {
                     .method(method, HttpRequest.BodyPublishers.ofString(text))
                     .build();
             HttpResponse<String> resp = client.send(req, HttpResponse.BodyHandlers.ofString());
+            java.util.List<String> findings = OpenApiValidation.get().check(new OpenApiValidation.Exchange(method,
+                    req.uri(), "application/json", text, resp.statusCode(),
+                    resp.headers().firstValue("Content-Type").orElse(null),
+                    name -> resp.headers().firstValue(name).orElse(null), resp.body().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            if (!findings.isEmpty()) {
+                throw new AssertionError("The answer does not keep to openapi/openapi.json:\n  "
+                        + String.join("\n  ", findings) + "\nanswer: " + resp.body());
+            }
             JsonNode node = resp.body().isEmpty() ? null : JSON.readTree(resp.body());
             return new Reply(resp.statusCode(), node, resp.headers().firstValue("Content-Type").orElse(""),
                     resp.headers().firstValue("Retry-After").orElse(null));

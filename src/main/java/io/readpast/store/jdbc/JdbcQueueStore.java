@@ -90,6 +90,33 @@ final class JdbcQueueStore implements QueueStore {
     }
 
     @Override
+    public Optional<QueueDeletion> queueDelete(String name, java.util.function.Predicate<QueueHolds> mayGo) {
+        try {
+            return sql.tx(c -> {
+                Optional<QueueHolds> holds = single(sql.query(c, Stmt.QUEUE_DELETE_CHECK, Params.of().str("name", name),
+                        (rs, cols) -> new QueueHolds(rs.getLong(cols.get("unfinished")), rs.getLong(cols.get("dead")),
+                                rs.getLong(cols.get("finished")), rs.getLong(cols.get("schedules")))));
+                if (holds.isEmpty()) {
+                    return Optional.<QueueDeletion>empty();
+                }
+                boolean go = mayGo.test(holds.get());
+                if (go) {
+                    sql.execute(c, Stmt.QUEUE_DELETE, Params.of().str("name", name));
+                }
+                return Optional.of(new QueueDeletion(holds.get(), go));
+            });
+        } finally {
+            capped.queueWritten();  // its settings went back to the defaults: claims read the capped queues again
+        }
+    }
+
+    @Override
+    public int queuePurgeFinished(String name, int limit) {
+        return sql.tx(c -> sql.query(c, Stmt.QUEUE_PURGE_FINISHED, Params.of().str("name", name).integer("limit", limit),
+                (rs, cols) -> rs.getInt(cols.get("deleted")))).stream().mapToInt(Integer::intValue).sum();
+    }
+
+    @Override
     public List<String> queueFind(List<String> names) {
         Params p = Params.of().str("queues", Json.write(names));
         return sql.oneStatement(c -> sql.query(c, Stmt.QUEUE_FIND, p, (rs, cols) -> rs.getString(cols.get("name"))));

@@ -8,6 +8,7 @@ import org.openapitools.client.model.Claimed;
 import org.openapitools.client.model.Complete;
 import org.openapitools.client.model.CreateKey;
 import org.openapitools.client.model.Enqueue;
+import org.openapitools.client.model.Heartbeat;
 import org.openapitools.client.model.JobView;
 import org.openapitools.client.model.Queue;
 import org.openapitools.client.model.QueueView;
@@ -63,6 +64,9 @@ public class Check {
             // no queues: every queue
             Claimed claimed = workers.claimJobs(new Claim().workerId("gen-java").limit(10).waitSeconds(2));
             for (JobView j : claimed.getJobs()) {
+                // the worker's loop: a heartbeat while working, then complete
+                check(workers.heartbeatJob(j.getId(), new Heartbeat().leaseId(j.getLeaseId()).leaseSeconds(30))
+                        .getLeaseExpiresAt() != null, "heartbeat extends the lease");
                 workers.completeJob(j.getId(), new Complete().leaseId(j.getLeaseId()).result(Map.of("ok", true)));
                 if (mine.contains(j.getQueue())) {
                     done.add(j.getId());

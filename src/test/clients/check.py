@@ -34,6 +34,9 @@ def main():
         while len(done) < 2 and time.monotonic() < deadline:
             claimed = workers.claim_jobs(rp.Claim(worker_id="gen-py", limit=10, wait_seconds=2))  # every queue
             for j in claimed.jobs:
+                # the worker's loop: a heartbeat while working, then complete
+                beat = workers.heartbeat_job(j.id, rp.Heartbeat(lease_id=j.lease_id, lease_seconds=30))
+                check(beat.lease_expires_at is not None, "heartbeat extends the lease")
                 workers.complete_job(j.id, rp.Complete(lease_id=j.lease_id, result={"ok": True}))
                 if j.queue in mine:
                     done.add(j.id)

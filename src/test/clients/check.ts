@@ -36,6 +36,9 @@ async function main(): Promise<void> {
     // no 'queues': every queue
     const claimed = await workers.claimJobs({ claim: { workerId: 'gen-ts', limit: 10, waitSeconds: 2 } });
     for (const j of claimed.jobs ?? []) {
+      // the worker's loop: a heartbeat while working, then complete
+      const beat = await workers.heartbeatJob({ id: j.id as string, heartbeat: { leaseId: j.leaseId as string, leaseSeconds: 30 } });
+      check(!!beat.leaseExpiresAt, 'heartbeat extends the lease');
       await workers.completeJob({ id: j.id as string, complete: { leaseId: j.leaseId as string, result: { ok: true } } });
       if (mine.includes(j.queue as string)) {
         done.add(j.id as string);

@@ -366,9 +366,9 @@ class BatchTest {
         Map<String, Object> empty = job("h", 1);
         empty.put("dependsOn", Map.of());
         refused("/jobs", empty, 400, "names no job");
-        List<Integer> many = new ArrayList<>();
+        List<String> many = new ArrayList<>();
         for (int k = 1; k <= 1001; k++) {
-            many.add(k);
+            many.add(Integer.toString(k));
         }
         Map<String, Object> huge = job("h", 1);
         huge.put("dependsOn", Map.of("jobs", many));

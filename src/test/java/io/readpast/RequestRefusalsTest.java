@@ -76,13 +76,21 @@ class RequestRefusalsTest {
             assertTrue(detail.contains("'priority'") && detail.contains("-2147483648") && detail.contains("2147483647")
                     && detail.contains(priority), detail);
         }
-        JsonNode batch = refused(400, send("POST", "/jobs/batch", "application/json",
-                "{\"jobs\":[{\"queue\":\"r\",\"type\":\"t\",\"maxAttempts\":4294967296}]}"));
-        assertTrue(batch.get("detail").asText().contains("maxAttempts"), batch.toString());
+        // a batch answers the bad item in its own result
+        HttpResponse<String> batch = send("POST", "/jobs/batch", "application/json",
+                "{\"jobs\":[{\"queue\":\"r\",\"type\":\"t\",\"maxAttempts\":4294967296}]}");
+        assertEquals(200, batch.statusCode(), batch.body());
+        JsonNode item = Http.JSON.readTree(batch.body()).get("results").get(0);
+        assertEquals(400, item.get("status").asInt(), batch.body());
+        String itemDetail = item.get("error").get("detail").asText();
+        assertTrue(itemDetail.contains("'maxAttempts'") && itemDetail.contains("4294967296")
+                && itemDetail.contains("2147483647"), itemDetail);
+        assertFalse(INTERNALS.matcher(itemDetail).find(), itemDetail);
         JsonNode exponent = refused(400, send("POST", "/jobs", "application/json",
                 "{\"queue\":\"r\",\"type\":\"t\",\"priority\":1e400}"));
         assertTrue(exponent.get("detail").asText().contains("'priority'")
-                && exponent.get("detail").asText().contains("1e400"), exponent.toString());
+                && exponent.get("detail").asText().contains("expected an integer")
+                && !exponent.get("detail").asText().contains("Infinity"), exponent.toString());
         assertEquals(0, TestDb.count("SELECT count(*) FROM readpast_job"), "nothing was enqueued");
     }
 
@@ -95,7 +103,9 @@ class RequestRefusalsTest {
         assertTrue(detail.contains("'payload'") && detail.contains("1000"), detail);
         JsonNode item = refused(400, send("POST", "/jobs/batch", "application/json",
                 "{\"jobs\":[{\"queue\":\"r\",\"type\":\"t\",\"payload\":" + deep + "}]}"));
-        assertTrue(item.get("detail").asText().contains("jobs[0].payload"), item.toString());
+        // the item: a payload is read as a tree, whose own nesting the reader does not name
+        assertTrue(item.get("detail").asText().contains("'jobs[0]") && item.get("detail").asText().contains("1000"),
+                item.toString());
         // as deep as the limit allows is fine, and comes back as sent
         String ok = "[".repeat(998) + "]".repeat(998);
         HttpResponse<String> r = send("POST", "/jobs", "application/json", "{\"queue\":\"r\",\"type\":\"t\",\"payload\":" + ok + "}");

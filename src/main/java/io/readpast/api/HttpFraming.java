@@ -146,9 +146,11 @@ public class HttpFraming {
         if (resp.ended()) {
             return;
         }
-        resp.setStatusCode(status)
-                .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE)
-                .putHeader(HttpHeaders.CONNECTION, "close");
+        resp.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE);
+        if (req.version() != io.vertx.core.http.HttpVersion.HTTP_2) {
+            // HTTP/2 has no Connection header (a client refuses the answer): the stream is reset instead
+            resp.putHeader(HttpHeaders.CONNECTION, "close");
+        }
         if (req.isEnded()) {
             resp.end(body);
             return;

@@ -160,6 +160,16 @@ public class ProblemMappers {
     }
 
     static String describe(JsonProcessingException e) {
+        // a reader limit or a number too large for its field may come wrapped by the mapper, which
+        // then knows the field's path
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            if (c instanceof com.fasterxml.jackson.core.exc.InputCoercionException ic) {
+                return outOfRange(ic, fieldPath(e, ic));
+            }
+            if (c instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException sc) {
+                return constraint(sc, fieldPath(e, sc));
+            }
+        }
         String where = "";
         if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
             where = m.getPath().stream()
@@ -183,15 +193,10 @@ public class ProblemMappers {
                     : "Field '" + where + "' has the wrong type: expected " + simpleType(m.getTargetType()) + ".";
         }
         if (e instanceof com.fasterxml.jackson.core.exc.InputCoercionException c) {
-            // valid JSON, a number too large for its field: name the field and its range
-            boolean isLong = c.getTargetType() == Long.TYPE || c.getTargetType() == Long.class;
-            String at = streamPath(e);
-            return (at.isEmpty() ? "A number" : "Field '" + at + "'") + " is out of range: it must be an integer between "
-                    + (isLong ? Long.MIN_VALUE + " and " + Long.MAX_VALUE : Integer.MIN_VALUE + " and " + Integer.MAX_VALUE)
-                    + numberGiven(c) + ".";
+            return outOfRange(c, streamPath(e));
         }
         if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
-            return constraint(e);
+            return constraint(e, streamPath(e));
         }
         if (e instanceof JsonParseException) {
             var loc = e.getLocation();
@@ -222,10 +227,41 @@ public class ProblemMappers {
         return Validate.printable(msg, 200);
     }
 
+    /** Valid JSON, a number too large for its field: the field and its range. */
+    private static String outOfRange(com.fasterxml.jackson.core.exc.InputCoercionException c, String at) {
+        boolean isLong = c.getTargetType() == Long.TYPE || c.getTargetType() == Long.class;
+        return (at.isEmpty() ? "A number" : "Field '" + at + "'") + " is out of range: it must be an integer between "
+                + (isLong ? Long.MIN_VALUE + " and " + Long.MAX_VALUE : Integer.MIN_VALUE + " and " + Integer.MAX_VALUE)
+                + numberGiven(c) + ".";
+    }
+
+    /** The inner exception's place in the stream, else the mapper's path (cut as streamPath cuts it). */
+    private static String fieldPath(JsonProcessingException outer, JsonProcessingException inner) {
+        String at = streamPath(inner);
+        if (!at.isEmpty() || !(outer instanceof JsonMappingException m)) {
+            return at;
+        }
+        // the item of a batch (jobs[0]) or the field: the mapper does not follow a value read as
+        // a tree (a payload) into its own nesting
+        StringBuilder path = new StringBuilder();
+        int segments = 0;
+        for (JsonMappingException.Reference r : m.getPath()) {
+            if (segments == 3) {
+                break;
+            }
+            if (r.getFieldName() != null) {
+                path.append(path.isEmpty() ? "" : ".").append(Validate.printable(r.getFieldName(), 40));
+            } else if (!path.isEmpty()) {
+                path.append('[').append(Math.max(0, r.getIndex())).append(']');
+            }
+            segments++;
+        }
+        return path.toString();
+    }
+
     /** A limit of the JSON reader (nesting depth, number or string length) that the body went past. */
-    private static String constraint(JsonProcessingException e) {
+    private static String constraint(JsonProcessingException e, String at) {
         String msg = String.valueOf(e.getOriginalMessage());
-        String at = streamPath(e);
         String field = at.isEmpty() ? "The request body" : "Field '" + at + "'";
         var constraints = e.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p
                 ? p.streamReadConstraints() : com.fasterxml.jackson.core.StreamReadConstraints.defaults();
@@ -257,17 +293,17 @@ public class ProblemMappers {
                 // fall back to the value itself
             }
         }
+        if (f.getValue() instanceof Double || f.getValue() instanceof Float) {
+            return "a number with a fraction or an exponent";
+        }
         return String.valueOf(f.getValue());
     }
 
-    /** " (got N)" with the number the parser was at, when it can say. */
+    /** " (got N)" with the number given, when the reader says it. */
     private static String numberGiven(com.fasterxml.jackson.core.exc.InputCoercionException c) {
-        try {
-            String text = c.getProcessor() instanceof com.fasterxml.jackson.core.JsonParser p ? p.getText() : null;
-            return text == null ? "" : " (got " + Validate.printable(text, 40) + ")";
-        } catch (java.io.IOException | RuntimeException ignored) {
-            return "";
-        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^Numeric value \\(([-+0-9.eE]{1,60})\\)")
+                .matcher(String.valueOf(c.getOriginalMessage()));
+        return m.find() ? " (got " + m.group(1) + ")" : "";
     }
 
     /**

@@ -55,7 +55,7 @@ public final class Requests {
                     maxLength = 200, examples = "welcome-a@b.c")
             String idempotencyKey,
             @Schema(description = "Completion webhook: when the job becomes SUCCEEDED or DEAD, the broker POSTs it "
-                    + "here (signed; see README, Webhooks). An absolute http(s) URL of at most 2000 characters, "
+                    + "here (signed; see docs/api.md, Webhooks). An absolute http(s) URL of at most 2000 characters, "
                     + "on a host READPAST_WEBHOOK_ALLOWED_HOSTS allows. Absent: the queue's webhookUrl, if any. "
                     + "Refused (400) when the broker has no READPAST_WEBHOOK_SECRET.",
                     maxLength = 2000, format = "uri", examples = "https://shop.example/hooks/readpast")
@@ -406,7 +406,7 @@ public final class Requests {
                     minimum = "0", maximum = "2592000", examples = "600")
             Long backoffCapSeconds,
             @Schema(description = "Completion webhook for the queue's jobs that name none: when one becomes "
-                    + "SUCCEEDED or DEAD, the broker POSTs it here (signed; see README, Webhooks). Absent or null: "
+                    + "SUCCEEDED or DEAD, the broker POSTs it here (signed; see docs/api.md, Webhooks). Absent or null: "
                     + "none. Rules as for the job's webhookUrl.",
                     maxLength = 2000, format = "uri", examples = "https://shop.example/hooks/readpast")
             String webhookUrl,

@@ -65,7 +65,7 @@ public class Startup {
     }
 
     /** "ready" only once the HTTP server listens (a port taken after the check above ends the start instead). */
-    void onListening(@Observes io.quarkus.vertx.http.HttpServerStart event) {
+    void onListening(@jakarta.enterprise.event.ObservesAsync io.quarkus.vertx.http.HttpServerStart event) {
         String base = BaseUrl.get();
         LOG.infof("Readpast is ready for %s: dashboard %s/ui/, API %s/q/swagger-ui, OpenAPI %s/q/openapi",
                 engine, base, base, base);

@@ -43,9 +43,18 @@ public class JobTracing {
     static final AttributeKey<Long> JOBS = AttributeKey.longKey("readpast.jobs");
 
     private final Tracer tracer;
+    /**
+     * The SDK is on (READPAST_OTLP_ENDPOINT, or readpast.otel.enabled). With it off, Quarkus's
+     * instrumentation may still hand out spans with fresh random ids: nothing of them is kept (the
+     * job stores the producer's context as sent, or none) and no span is started here.
+     */
+    private final boolean on;
 
-    public JobTracing(Tracer tracer) {
+    public JobTracing(Tracer tracer,
+                      @org.eclipse.microprofile.config.inject.ConfigProperty(name = "quarkus.otel.sdk.disabled",
+                              defaultValue = "false") boolean sdkDisabled) {
         this.tracer = tracer;
+        this.on = !sdkDisabled;
     }
 
     /** An enqueue in progress: its span, and the context the new job(s) will store. */
@@ -83,6 +92,9 @@ public class JobTracing {
 
     /** Starts the span of an enqueue whose producer sent {@code producer} (null: none). */
     public Enqueue enqueue(TraceContext producer, String queue, String type) {
+        if (!on) {
+            return new Enqueue(Span.getInvalid(), producer);
+        }
         SpanBuilder b = tracer.spanBuilder("readpast enqueue").setSpanKind(SpanKind.PRODUCER);
         if (queue != null) {
             b.setAttribute(QUEUE, queue);
@@ -91,8 +103,7 @@ public class JobTracing {
             b.setAttribute(TYPE, type);
         }
         Span span = b.startSpan();
-        // Only a span that records is worth pointing at: with the SDK off (the default) spans still
-        // carry fresh random ids, which would replace the producer's trace with one nobody has
+        // only a span that records is worth pointing at (a sampled-out one is not)
         SpanContext sc = span.getSpanContext();
         TraceContext stored = span.isRecording() && sc.isValid()
                 ? new TraceContext("00-" + sc.getTraceId() + "-" + sc.getSpanId() + "-" + sc.getTraceFlags().asHex(),
@@ -103,7 +114,7 @@ public class JobTracing {
 
     /** A call on one job (heartbeat, complete, fail, release) that started at {@code start}: its span. */
     public void jobCall(String what, JobRow job, Instant start) {
-        if (job == null) {
+        if (job == null || !on) {
             return;
         }
         SpanContext request = Span.current().getSpanContext();
@@ -122,7 +133,7 @@ public class JobTracing {
 
     /** A request over many jobs (claim, batch calls): one span, linked to each job's trace. */
     public void manyJobs(String what, Collection<JobRow> jobs, Instant start) {
-        if (!Span.current().getSpanContext().isValid()) {
+        if (!on || !Span.current().getSpanContext().isValid()) {
             return; // nothing records: the SDK is off
         }
         SpanBuilder b = tracer.spanBuilder("readpast " + what).setSpanKind(SpanKind.CONSUMER)

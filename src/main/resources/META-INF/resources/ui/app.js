@@ -483,7 +483,7 @@
             h('td', { class: 'num', 'data-test': 'lag' }, duration(x.lagSeconds)),
             h('td', null, sparkline(series), ' ', h('span', { class: 'muted' }, num(sum(series)))),
             h('td', { class: 'num' }, x.maxWorkers === null ? '∞' : num(x.maxWorkers)),
-            h('td', null, isAdmin() ? pauseButton(x) : ''));
+            h('td', { class: 'row-actions' }, isAdmin() ? [pauseButton(x), ' ', deleteQueueButton(x)] : ''));
       });
       body.appendChild(h('div', { class: 'card' },
           h('div', { class: 'table-wrap' }, h('table', { 'data-test': 'queues' },
@@ -534,6 +534,21 @@
       onclick: () => act('Queue ' + x.name + (x.paused ? ' resumed' : ' paused'),
           () => api('POST', '/queues/' + encodeURIComponent(x.name) + '/' + verb), () => route()),
     }, x.paused ? 'Resume' : 'Pause');
+  }
+
+  // DELETE /queues/{name}: refused (409, shown) while it holds unfinished jobs, dead letters or a schedule
+  function deleteQueueButton(x) {
+    return h('button', {
+      type: 'button', class: 'small ghost', 'data-test': 'delete-queue',
+      onclick: async () => {
+        if (await confirmAction('Delete queue ' + x.name + '? Only a queue without unfinished jobs or dead letters '
+            + 'can go; its finished jobs stay until retention. A later enqueue brings it back with default settings.',
+        'Delete', true)) {
+          await act('Queue ' + x.name + ' deleted', () => api('DELETE', '/queues/' + encodeURIComponent(x.name)),
+              () => route());
+        }
+      },
+    }, 'Delete');
   }
 
   // ---- jobs browser and dead letters (keyset paging) -------------------------------------------
@@ -871,7 +886,7 @@
                   .map((x) => h('th', null, x)))),
               h('tbody', null, rows.length ? rows
                   : h('tr', null, h('td', { colspan: 6, class: 'empty', 'data-test': 'no-batches' },
-                      'No batches: POST /batches makes one (see README, Batches).'))))),
+                      'No batches: POST /batches makes one (see docs/batches.md).'))))),
           pager(pageData.next, () => route())));
     });
   }
@@ -968,7 +983,7 @@
                   .map((x) => h('th', null, x)))),
               h('tbody', null, rows.length ? rows
                   : h('tr', null, h('td', { colspan: 7, class: 'empty', 'data-test': 'no-schedules' },
-                      'No schedules: PUT /schedules/{name} makes one (see README, Schedules).'))))),
+                      'No schedules: PUT /schedules/{name} makes one (see docs/api.md, Schedules).'))))),
           pager(pageData.next, () => route())));
     });
   }

@@ -58,7 +58,14 @@ public final class OpenApiValidation {
     private final List<Operation> operations = new ArrayList<>();
     private final Map<String, JsonSchema> schemas = new ConcurrentHashMap<>();
     private final JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
-    private final SchemaValidatorsConfig config = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true)
+    /**
+     * Formats (date-time, uri, uuid, ...) are asserted on what the broker sends, not on what it
+     * takes: OpenAPI 3.1 makes them annotations, and the broker may read more than it writes
+     * (an ISO-8601 time without seconds, an internationalised URL); what it sends must be exact.
+     */
+    private final SchemaValidatorsConfig strict = SchemaValidatorsConfig.builder().formatAssertionsEnabled(true)
+            .build();
+    private final SchemaValidatorsConfig lenient = SchemaValidatorsConfig.builder().formatAssertionsEnabled(false)
             .build();
 
     private static final ConcurrentLinkedQueue<String> FINDINGS = new ConcurrentLinkedQueue<>();
@@ -231,7 +238,7 @@ public final class OpenApiValidation {
                 } else {
                     value = typed(values.get(values.size() - 1), schema);
                 }
-                for (Finding e : validate(schema, value)) {
+                for (Finding e : validate(schema, value, false)) {
                     out.add(in + " parameter '" + name + "'=" + value + ": " + e.message());
                 }
             }
@@ -269,7 +276,7 @@ public final class OpenApiValidation {
         }
         if (media.has("schema")) {
             JsonNode answer = null;
-            for (Finding e : validate(media.get("schema"), instance)) {
+            for (Finding e : validate(media.get("schema"), instance, false)) {
                 // a per-item call (POST /jobs/batch, /jobs/complete, ...) answers a bad item in its
                 // own result: an item the spec refuses is fine if its result is a 4xx
                 var item = ITEM.matcher(e.at());
@@ -324,7 +331,7 @@ public final class OpenApiValidation {
             if (value == null) {
                 out.add(where + ": the documented header " + h.getKey() + " is missing");
             } else if (h.getValue().has("schema")) {
-                for (Finding e : validate(h.getValue().get("schema"), typed(value, h.getValue().get("schema")))) {
+                for (Finding e : validate(h.getValue().get("schema"), typed(value, h.getValue().get("schema")), true)) {
                     out.add(where + ": header " + h.getKey() + "=" + value + ": " + e.message());
                 }
             }
@@ -357,7 +364,7 @@ public final class OpenApiValidation {
             out.add(where + ": the body is not JSON");
             return;
         }
-        for (Finding e : validate(media.get("schema"), instance)) {
+        for (Finding e : validate(media.get("schema"), instance, true)) {
             out.add(where + ": body: " + e.message());
         }
     }
@@ -366,9 +373,12 @@ public final class OpenApiValidation {
     public record Finding(String at, String message) {
     }
 
-    /** The messages of validating {@code instance} against {@code schema} (a schema of the spec, refs and all). */
-    public List<Finding> validate(JsonNode schema, JsonNode instance) {
-        String key = schema.toString();
+    /**
+     * The messages of validating {@code instance} against {@code schema} (a schema of the spec,
+     * refs and all), with formats asserted when {@code formats}.
+     */
+    public List<Finding> validate(JsonNode schema, JsonNode instance, boolean formats) {
+        String key = formats + schema.toString();
         JsonSchema compiled = schemas.computeIfAbsent(key, k -> {
             ObjectNode root = JSON.createObjectNode();
             root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
@@ -378,7 +388,7 @@ public final class OpenApiValidation {
                 root.set("allOf", JSON.createArrayNode().add(schema));
             }
             root.set("components", spec.get("components"));
-            return factory.getSchema(root, config);
+            return factory.getSchema(root, formats ? strict : lenient);
         });
         List<Finding> out = new ArrayList<>();
         for (ValidationMessage m : compiled.validate(instance)) {

@@ -322,6 +322,21 @@ class DashboardBrowserTest {
         waitText(By.cssSelector("[data-queue='ui-demo'] [data-test='queue-state']"), "running");
         assertEquals(Boolean.FALSE, api(ADMIN).get("/queues/ui-demo").then().statusCode(200).extract().path("paused"));
 
+        // delete: a queue that holds jobs is refused with the broker's reason (the refused DELETE is
+        // the console error this causes); an empty one goes
+        expectedConsoleErrors.add("/queues/ui-demo - Failed to load resource: the server responded with a status of 409");
+        driver.findElement(demoRow).findElement(By.cssSelector("[data-test='delete-queue']")).click();
+        waitVisible(By.id("confirm-ok")).click();
+        waitVisible(By.xpath("//*[@data-test='toast' and contains(., 'cannot be deleted') and contains(., 'unfinished')]"));
+        assertEquals(200, api(ADMIN).get("/queues/ui-demo").then().extract().statusCode(), "refused: still there");
+        api(ADMIN).body(Map.of("maxWorkers", 3)).put("/queues/ui-empty").then().statusCode(200);
+        driver.findElement(By.cssSelector("[data-nav='queues']")).click();
+        By emptyRow = By.cssSelector("[data-test='queue-row'][data-queue='ui-empty']");
+        waitVisible(emptyRow).findElement(By.cssSelector("[data-test='delete-queue']")).click();
+        waitVisible(By.id("confirm-ok")).click();
+        new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> d.findElements(emptyRow).isEmpty());
+        assertEquals(404, api(ADMIN).get("/queues/ui-empty").then().extract().statusCode());
+
         // schedules: listed with their next and last runs, paused, resumed and deleted from the page
         api(ADMIN).body(Map.of("cron", "* * * * * *", "job", Map.of("queue", "ticks", "type", "tick")))
                 .put("/schedules/every-second").then().statusCode(200);

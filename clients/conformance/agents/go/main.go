@@ -9,8 +9,10 @@ import (
 	"io"
 	"log"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	readpast "github.com/readpast/readpast/clients/go"
@@ -259,39 +261,72 @@ func auth() int {
 	return 0
 }
 
+// bench drains RP_BENCH_N no-op jobs (after an untimed round of RP_BENCH_WARMUP) with
+// RP_BENCH_WORKERS workers of RP_CONCURRENCY slots, and prints jobs/s.
 func bench(c *readpast.Client) int {
-	n := int64(num("RP_BENCH_N", 10000))
+	n := int(num("RP_BENCH_N", 10000))
+	warm := int(num("RP_BENCH_WARMUP", float64(n/4)))
 	workers := int(num("RP_BENCH_WORKERS", 1))
 	conc := int(num("RP_CONCURRENCY", 200))
 	quiet := log.New(io.Discard, "", 0)
-	ws := make([]*readpast.Worker, workers)
-	var wg sync.WaitGroup
-	t0 := time.Now()
-	for i := range ws {
-		ws[i] = c.NewWorker(readpast.WorkerOptions{Queues: []string{queue}, Concurrency: conc, LeaseSeconds: 60,
-			WaitSeconds: 1, DisableSignals: true, Logger: quiet, WorkerID: fmt.Sprintf("bench-go-%d-%d", os.Getpid(), i)})
-		ws[i].Handle("noop", func(ctx context.Context, job *readpast.Job) (any, error) { return nil, nil })
-		wg.Add(1)
-		go func(w *readpast.Worker) { defer wg.Done(); _ = w.Run(context.Background()) }(ws[i])
+	cpu := func() float64 {
+		var ru syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 	}
-	var done int64
-	for {
-		done = 0
+	drain := func(q string, jobs int) (int64, float64, float64) {
+		for start := 0; start < jobs; start += 1000 {
+			size := jobs - start
+			if size > 1000 {
+				size = 1000
+			}
+			reqs := make([]readpast.EnqueueRequest, size)
+			for i := range reqs {
+				reqs[i] = readpast.EnqueueRequest{Queue: q, Type: "noop"}
+			}
+			must(c.EnqueueMany(context.Background(), reqs, readpast.EnqueueManyOptions{Minimal: true}))
+		}
+		ws := make([]*readpast.Worker, workers)
+		var wg sync.WaitGroup
+		c0 := cpu()
+		t0 := time.Now()
+		for i := range ws {
+			ws[i] = c.NewWorker(readpast.WorkerOptions{Queues: []string{q}, Concurrency: conc, LeaseSeconds: 60,
+				WaitSeconds: 1, DisableSignals: true, Logger: quiet, WorkerID: fmt.Sprintf("bench-go-%d-%d", os.Getpid(), i)})
+			handled := "noop"
+			if os.Getenv("RP_BENCH_ANY_TYPE") != "" {
+				handled = "" // every type: claims without a types filter
+			}
+			ws[i].Handle(handled, func(ctx context.Context, job *readpast.Job) (any, error) { return nil, nil })
+			wg.Add(1)
+			go func(w *readpast.Worker) { defer wg.Done(); _ = w.Run(context.Background()) }(ws[i])
+		}
+		var done int64
+		for {
+			done = 0
+			for _, w := range ws {
+				done += w.Stats().Completed
+			}
+			if done >= int64(jobs) {
+				break
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		elapsed := time.Since(t0).Seconds()
+		used := cpu() - c0
 		for _, w := range ws {
-			done += w.Stats().Completed
+			w.Stop()
 		}
-		if done >= n {
-			break
-		}
-		time.Sleep(2 * time.Millisecond)
+		wg.Wait()
+		return done, elapsed, used
 	}
-	elapsed := time.Since(t0).Seconds()
-	for _, w := range ws {
-		w.Stop()
+	if warm > 0 {
+		drain(queue+"-warm", warm)
 	}
-	wg.Wait()
+	done, elapsed, used := drain(queue, n)
 	out("RESULT", "client-drain", "lang=go", fmt.Sprintf("jobs=%d", done), fmt.Sprintf("workers=%d", workers),
-		fmt.Sprintf("concurrency=%d", conc), fmt.Sprintf("seconds=%.3f", elapsed), fmt.Sprintf("jobs_per_s=%.1f", float64(done)/elapsed))
+		fmt.Sprintf("concurrency=%d", conc), fmt.Sprintf("seconds=%.3f", elapsed), fmt.Sprintf("jobs_per_s=%.1f", float64(done)/elapsed),
+		fmt.Sprintf("cpu_s=%.2f", used), fmt.Sprintf("cpu_s_per_1k=%.4f", used/float64(done)*1000))
 	return 0
 }
 
@@ -301,6 +336,12 @@ func main() {
 		mode = os.Args[1]
 	}
 	c := readpast.NewClient(url, key)
+	if f := os.Getenv("RP_CPUPROFILE"); f != "" { // for profiling the bench
+		pf, err := os.Create(f)
+		if err == nil && pprof.StartCPUProfile(pf) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
 	code := 2
 	switch mode {
 	case "work":
@@ -316,5 +357,6 @@ func main() {
 	default:
 		fmt.Fprintln(os.Stderr, "unknown mode", mode)
 	}
+	pprof.StopCPUProfile()
 	os.Exit(code)
 }

@@ -221,32 +221,58 @@ public class Agent {
         return 0;
     }
 
+    /** Drains RP_BENCH_N no-op jobs (after an untimed round of RP_BENCH_WARMUP) with RP_BENCH_WORKERS workers of RP_CONCURRENCY slots. */
     static int bench() throws Exception {
-        long n = (long) num("RP_BENCH_N", 10000);
+        int n = (int) num("RP_BENCH_N", 10000);
+        int warm = (int) num("RP_BENCH_WARMUP", n / 4);
+        if (warm > 0) {
+            drain(QUEUE + "-warm", warm);
+        }
+        double[] r = drain(QUEUE, n);
+        out("RESULT", "client-drain", "lang=java", "jobs=" + (long) r[0], "workers=" + (int) num("RP_BENCH_WORKERS", 1),
+                "concurrency=" + (int) num("RP_CONCURRENCY", 200), String.format("seconds=%.3f", r[1]),
+                String.format("jobs_per_s=%.1f", r[0] / r[1]), String.format("cpu_s=%.2f", r[2]),
+                String.format("cpu_s_per_1k=%.4f", r[2] / r[0] * 1000));
+        return 0;
+    }
+
+    static double[] drain(String queue, int jobs) throws Exception {
+        Producer p = new Producer(URL, KEY);
+        for (int start = 0; start < jobs; start += 1000) {
+            List<NewJob> chunk = new ArrayList<>();
+            for (int i = 0; i < Math.min(1000, jobs - start); i++) {
+                chunk.add(NewJob.of(queue, "noop"));
+            }
+            p.enqueueMany(chunk);
+        }
         int conc = (int) num("RP_CONCURRENCY", 200);
         List<Worker> workers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < (int) num("RP_BENCH_WORKERS", 1); i++) {
-            Worker w = Worker.builder(URL, KEY).queues(QUEUE).concurrency(conc).leaseSeconds(60).waitSeconds(1)
+            Worker w = Worker.builder(URL, KEY).queues(queue).concurrency(conc).leaseSeconds(60).waitSeconds(1)
                     .handleSignals(false).workerId("bench-java-" + ProcessHandle.current().pid() + "-" + i).build();
             w.handle("noop", job -> null);
             workers.add(w);
             threads.add(new Thread(w::run));
         }
+        long c0 = cpuNanos();
         long t0 = System.nanoTime();
         threads.forEach(Thread::start);
         long done;
-        while ((done = workers.stream().mapToLong(w -> w.stats().completed()).sum()) < n) {
+        while ((done = workers.stream().mapToLong(w -> w.stats().completed()).sum()) < jobs) {
             Thread.sleep(2);
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
+        double cpu = (cpuNanos() - c0) / 1e9;
         workers.forEach(Worker::stop);
         for (Thread t : threads) {
             t.join();
         }
-        out("RESULT", "client-drain", "lang=java", "jobs=" + done, "workers=" + workers.size(), "concurrency=" + conc,
-                String.format("seconds=%.3f", seconds), String.format("jobs_per_s=%.1f", done / seconds));
-        return 0;
+        return new double[] {done, seconds, cpu};
+    }
+
+    static long cpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
     }
 
     public static void main(String[] args) throws Exception {

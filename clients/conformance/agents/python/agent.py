@@ -193,28 +193,43 @@ def auth():
 
 
 def bench():
-    n = int(os.environ["RP_BENCH_N"])
-    workers = []
-    for i in range(int(env_num("RP_BENCH_WORKERS", 1))):
-        w = readpast.Worker(URL, KEY, queues=[QUEUE], concurrency=int(env_num("RP_CONCURRENCY", 200)),
-                            lease_seconds=60, wait_seconds=1, handle_signals=False,
-                            worker_id=f"bench-python-{os.getpid()}-{i}")
-        w.handle("noop", lambda job: None)
-        workers.append(w)
-    threads = [threading.Thread(target=w.run, daemon=True) for w in workers]
-    t0 = time.monotonic()
-    for t in threads:
-        t.start()
-    while sum(w.stats["completed"] for w in workers) < n:
-        time.sleep(0.002)
-    seconds = time.monotonic() - t0
-    for w in workers:
-        w.stop()
-    for t in threads:
-        t.join()
-    done = sum(w.stats["completed"] for w in workers)
-    out("RESULT", "client-drain", "lang=python", f"jobs={done}", f"workers={len(workers)}",
-        f"concurrency={workers[0].concurrency}", f"seconds={seconds:.3f}", f"jobs_per_s={done / seconds:.1f}")
+    """Drains RP_BENCH_N no-op jobs (after an untimed round of RP_BENCH_WARMUP) with
+    RP_BENCH_WORKERS workers of RP_CONCURRENCY slots, and prints jobs/s."""
+    n = int(env_num("RP_BENCH_N", 10000))
+    warm = int(env_num("RP_BENCH_WARMUP", n // 4))
+    count = int(env_num("RP_BENCH_WORKERS", 1))
+    conc = int(env_num("RP_CONCURRENCY", 200))
+    producer = readpast.Producer(URL, KEY)
+
+    def drain(queue, jobs):
+        for start in range(0, jobs, 1000):
+            producer.enqueue_many([readpast.job(queue, "noop")] * min(1000, jobs - start), minimal=True)
+        workers = []
+        for i in range(count):
+            w = readpast.Worker(URL, KEY, queues=[queue], concurrency=conc, lease_seconds=60, wait_seconds=1,
+                                handle_signals=False, worker_id=f"bench-python-{os.getpid()}-{i}")
+            w.handle("noop", lambda job: None)
+            workers.append(w)
+        threads = [threading.Thread(target=w.run, daemon=True) for w in workers]
+        c0 = time.process_time()
+        t0 = time.monotonic()
+        for t in threads:
+            t.start()
+        while sum(w.stats["completed"] for w in workers) < jobs:
+            time.sleep(0.002)
+        seconds = time.monotonic() - t0
+        cpu = time.process_time() - c0
+        for w in workers:
+            w.stop()
+        for t in threads:
+            t.join()
+        return sum(w.stats["completed"] for w in workers), seconds, cpu
+
+    if warm:
+        drain(QUEUE + "-warm", warm)
+    done, seconds, cpu = drain(QUEUE, n)
+    out("RESULT", "client-drain", "lang=python", f"jobs={done}", f"workers={count}", f"concurrency={conc}",
+        f"seconds={seconds:.3f}", f"jobs_per_s={done / seconds:.1f}", f"cpu_s={cpu:.2f}", f"cpu_s_per_1k={cpu / done * 1000:.4f}")
     return 0
 
 

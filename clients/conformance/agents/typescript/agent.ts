@@ -157,22 +157,38 @@ async function auth(): Promise<number> {
   return 0;
 }
 
+/** Drains RP_BENCH_N no-op jobs (after an untimed round of RP_BENCH_WARMUP) with RP_BENCH_WORKERS workers of RP_CONCURRENCY slots. */
 async function bench(): Promise<number> {
   const n = num('RP_BENCH_N', 10000);
+  const warm = num('RP_BENCH_WARMUP', Math.floor(n / 4));
+  const count = num('RP_BENCH_WORKERS', 1);
+  const conc = num('RP_CONCURRENCY', 200);
   const quiet = { info() {}, warn() {}, error: console.error };
-  const workers = Array.from({ length: num('RP_BENCH_WORKERS', 1) }, (_, i) => new Worker({
-    url: URL, apiKey: KEY, queues: [QUEUE], concurrency: num('RP_CONCURRENCY', 200), leaseSeconds: 60, waitSeconds: 1,
-    handleSignals: false, logger: quiet, workerId: `bench-typescript-${process.pid}-${i}`,
-  }).handle('noop', () => undefined));
-  const t0 = performance.now();
-  const runs = workers.map((w) => w.run());
-  const done = () => workers.reduce((s, w) => s + w.stats.completed, 0);
-  while (done() < n) await sleep(2);
-  const seconds = (performance.now() - t0) / 1000;
-  workers.forEach((w) => w.stop());
-  await Promise.all(runs);
-  out('RESULT', 'client-drain', 'lang=typescript', `jobs=${done()}`, `workers=${workers.length}`,
-    `concurrency=${num('RP_CONCURRENCY', 200)}`, `seconds=${seconds.toFixed(3)}`, `jobs_per_s=${(done() / seconds).toFixed(1)}`);
+  const producer = new Producer({ url: URL, apiKey: KEY });
+  const drain = async (queue: string, jobs: number): Promise<[number, number, number]> => {
+    for (let start = 0; start < jobs; start += 1000) {
+      await producer.enqueueMany(Array.from({ length: Math.min(1000, jobs - start) }, () => ({ queue, type: 'noop' })), { minimal: true });
+    }
+    const workers = Array.from({ length: count }, (_, i) => new Worker({
+      url: URL, apiKey: KEY, queues: [queue], concurrency: conc, leaseSeconds: 60, waitSeconds: 1,
+      handleSignals: false, logger: quiet, workerId: `bench-typescript-${process.pid}-${i}`,
+    }).handle('noop', () => undefined));
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const runs = workers.map((w) => w.run());
+    const done = () => workers.reduce((s, w) => s + w.stats.completed, 0);
+    while (done() < jobs) await sleep(2);
+    const seconds = (performance.now() - t0) / 1000;
+    const c = process.cpuUsage(c0);
+    workers.forEach((w) => w.stop());
+    await Promise.all(runs);
+    return [done(), seconds, (c.user + c.system) / 1e6];
+  };
+  if (warm > 0) await drain(`${QUEUE}-warm`, warm);
+  const [done, seconds, cpu] = await drain(QUEUE, n);
+  out('RESULT', 'client-drain', 'lang=typescript', `jobs=${done}`, `workers=${count}`, `concurrency=${conc}`,
+    `seconds=${seconds.toFixed(3)}`, `jobs_per_s=${(done / seconds).toFixed(1)}`, `cpu_s=${cpu.toFixed(2)}`,
+    `cpu_s_per_1k=${(cpu / done * 1000).toFixed(4)}`);
   return 0;
 }
 

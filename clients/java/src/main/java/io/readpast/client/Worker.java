@@ -11,12 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -138,7 +134,6 @@ public final class Worker {
     }
 
     private static final System.Logger LOG = System.getLogger("io.readpast.client");
-    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final Http http;
     private final List<String> queues;
@@ -156,7 +151,13 @@ public final class Worker {
     private Handler fallback;
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    /** The claim loop (and the shutdown) wait here for free slots: signalled when wakeAtFree slots are free, or on stop. */
+    private final Condition slots = lock.newCondition();
+    /** The ack flusher waits here: signalled when an ack is added while a claim long-polls. */
+    private final Condition flushable = lock.newCondition();
+    /** The heartbeat waits here between beats: signalled when run() ends. */
+    private final Condition ended = lock.newCondition();
+    private int wakeAtFree = 1;
     private final Map<String, Job> held = new HashMap<>();
     private List<Map<String, Object>> acks = new ArrayList<>();
     private int running;
@@ -222,7 +223,9 @@ public final class Worker {
                 stopping = true;
                 stopAtNanos = System.nanoTime();
             }
-            changed.signalAll();
+            slots.signalAll();
+            flushable.signalAll();
+            ended.signalAll();
         } finally {
             lock.unlock();
         }
@@ -244,12 +247,7 @@ public final class Worker {
             throw new IllegalStateException("register a handler first: worker.handle(type, handler)");
         }
         List<Runnable> restore = handleSignals ? Signals.install(this::stop, this::stopAndWait) : List.of();
-        ExecutorService pool = new ThreadPoolExecutor(concurrency, concurrency, 0, TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "readpast-handler-" + THREADS.incrementAndGet());
-                    t.setDaemon(true); // a handler that never returns must not keep the JVM alive
-                    return t;
-                });
+        Dispatcher pool = new Dispatcher(concurrency, this::execute);
         Thread beat = daemon("readpast-heartbeat", this::heartbeatLoop);
         Thread flush = daemon("readpast-ack-flusher", this::flushLoop);
         ReadpastException fatal = null;
@@ -263,11 +261,13 @@ public final class Worker {
             lock.lock();
             try {
                 done = true;
-                changed.signalAll();
+                slots.signalAll();
+                flushable.signalAll();
+                ended.signalAll();
             } finally {
                 lock.unlock();
             }
-            pool.shutdown();
+            pool.close();
             finishedRun.countDown();
             beat.interrupt();
             flush.interrupt();
@@ -300,7 +300,7 @@ public final class Worker {
         try {
             long nanos = TimeUnit.MILLISECONDS.toNanos(ms);
             while (!stopping && nanos > 0) {
-                nanos = changed.awaitNanos(nanos);
+                nanos = ended.awaitNanos(nanos);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -310,7 +310,7 @@ public final class Worker {
     }
 
     @SuppressWarnings("unchecked")
-    private void claimLoop(ExecutorService pool) {
+    private void claimLoop(Dispatcher pool) {
         List<String> types = fallback != null ? null : new ArrayList<>(new TreeSet<>(handlers.keySet()));
         int want = Math.min(concurrency, maxBatch);
         int failures = 0;
@@ -320,17 +320,20 @@ public final class Worker {
             List<Map<String, Object>> sending;
             lock.lock();
             try {
+                wakeAtFree = 1;
                 while (running >= concurrency && !stopping) {
-                    changed.awaitUninterruptibly();
+                    slots.awaitUninterruptibly();
                 }
                 if (stopping) {
                     break;
                 }
                 if (concurrency - running < want) {
                     long nanos = TimeUnit.MILLISECONDS.toNanos(2); // let a few more slots free up: fewer, larger claims
+                    wakeAtFree = want;
                     while (concurrency - running < want && !stopping && nanos > 0) {
-                        nanos = changed.awaitNanos(nanos);
+                        nanos = slots.awaitNanos(nanos);
                     }
+                    wakeAtFree = 1;
                     if (stopping) {
                         break;
                     }
@@ -342,7 +345,7 @@ public final class Worker {
                 wait = sending.isEmpty() ? waitSeconds : 0; // acks never wait in a long poll
                 inPoll = wait > 0;
                 if (inPoll && !acks.isEmpty()) {
-                    changed.signalAll();
+                    flushable.signal();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -435,9 +438,7 @@ public final class Worker {
                 release(fresh);
                 break;
             }
-            for (Job j : fresh) {
-                pool.execute(() -> execute(j));
-            }
+            pool.submit(fresh);
         }
     }
 
@@ -475,7 +476,9 @@ public final class Worker {
         lock.lock();
         try {
             running--;
-            changed.signalAll();
+            if (concurrency - running >= wakeAtFree) {
+                slots.signal();
+            }
             if (job.state != Job.State.RUNNING) {
                 if (job.state == Job.State.LOST) {
                     held.remove(job.id());
@@ -492,6 +495,9 @@ public final class Worker {
                     ack.put("result", result);
                 }
                 acks.add(ack);
+                if (inPoll) {
+                    flushable.signal();
+                }
                 return;
             }
             job.state = Job.State.FINISHING;
@@ -612,7 +618,7 @@ public final class Worker {
             lock.lock();
             try {
                 while (!(inPoll && !acks.isEmpty()) && !done) {
-                    changed.await(200, TimeUnit.MILLISECONDS);
+                    flushable.await(200, TimeUnit.MILLISECONDS);
                 }
                 if (done) {
                     return;
@@ -653,7 +659,7 @@ public final class Worker {
             try {
                 long nanos = TimeUnit.MILLISECONDS.toNanos(delay);
                 while (!done && nanos > 0) {
-                    nanos = changed.awaitNanos(nanos);
+                    nanos = ended.awaitNanos(nanos);
                 }
                 if (done) {
                     return;
@@ -770,7 +776,7 @@ public final class Worker {
                 if (left <= 0) {
                     break;
                 }
-                changed.awaitNanos(left);
+                slots.awaitNanos(left);
             }
             for (Job j : new ArrayList<>(held.values())) {
                 if (j.state == Job.State.RUNNING) {

@@ -1,9 +1,9 @@
 """The worker: claims jobs for its handlers, keeps their leases alive, reports how they ended."""
 
+import collections
 import json
 import logging
 import os
-import queue as _queue
 import random
 import signal
 import socket
@@ -103,6 +103,52 @@ def error_text(exc: BaseException) -> str:
     return (f"{name}: {msg}" if msg else name)[:10000]
 
 
+class _Dispatcher:
+    """Runs jobs on a fixed set of daemon threads, waking parked threads one at a time: a thread
+    that takes a job while more are queued wakes one more, one wake in flight at once. A burst of
+    short jobs then runs on the threads already awake instead of waking one thread per job."""
+
+    def __init__(self, size: int, run: Callable[[Job], None]):
+        self._run = run
+        self._lock = threading.Lock()
+        self._work = threading.Condition(self._lock)
+        self._queue: "collections.deque[Job]" = collections.deque()
+        self._parked = 0
+        self._waking = False
+        self._closed = False
+        for i in range(size):
+            threading.Thread(target=self._loop, name=f"readpast-handler-{i}", daemon=True).start()
+
+    def submit(self, jobs: List[Job]) -> None:
+        with self._lock:
+            self._queue.extend(jobs)
+            self._wake_one()
+
+    def _wake_one(self) -> None:
+        if not self._waking and self._parked and self._queue:
+            self._waking = True
+            self._work.notify()
+
+    def _loop(self) -> None:
+        while True:
+            with self._lock:
+                while not self._queue and not self._closed:
+                    self._parked += 1
+                    self._work.wait()
+                    self._parked -= 1
+                    self._waking = False
+                if not self._queue:
+                    return
+                job = self._queue.popleft()
+                self._wake_one()  # more queued: one more thread
+            self._run(job)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._work.notify_all()
+
+
 class Worker:
     """Runs handlers by job type. ``worker.handle("send", fn)`` or ``@worker.handler("send")``;
     ``worker.run()`` blocks until SIGTERM/SIGINT or ``stop()``, then stops claiming, lets running
@@ -140,7 +186,10 @@ class Worker:
         self.stats = {"claimed": 0, "completed": 0, "failed": 0, "released": 0, "lost": 0}
         self._handlers: Dict[str, Handler] = {}
         self._default: Optional[Handler] = None
-        self._cond = threading.Condition()
+        mutex = threading.Lock()  # guards the state below
+        self._cond = threading.Condition(mutex)  # the claim loop waits here for _wake_at_free free slots
+        self._flushable = threading.Condition(mutex)  # the ack flusher waits here
+        self._wake_at_free = 1
         self._held: Dict[str, Job] = {}
         self._acks: List[Dict[str, Any]] = []
         self._running = 0
@@ -175,6 +224,7 @@ class Worker:
                 self._stop_at = time.monotonic()
                 self._stopping.set()
             self._cond.notify_all()
+            self._flushable.notify_all()
 
     # ---- the loop ----------------------------------------------------------------------------
 
@@ -182,11 +232,7 @@ class Worker:
         if not self._handlers and self._default is None:
             raise ValueError("register a handler first: worker.handle(type, fn)")
         restore = self._install_signals()
-        threads = [threading.Thread(target=self._handler_loop, name=f"readpast-handler-{i}", daemon=True)
-                   for i in range(self.concurrency)]
-        self._work: "_queue.SimpleQueue[Optional[Job]]" = _queue.SimpleQueue()
-        for t in threads:
-            t.start()
+        self._pool = _Dispatcher(self.concurrency, self._execute)
         beat = threading.Thread(target=self._heartbeat_loop, name="readpast-heartbeat", daemon=True)
         flush = threading.Thread(target=self._flush_loop, name="readpast-ack-flusher", daemon=True)
         beat.start()
@@ -198,8 +244,7 @@ class Worker:
             if fatal is not None:
                 self.stop()
             self._shutdown()
-            for _ in threads:
-                self._work.put(None)
+            self._pool.close()
             for sig, old in restore:
                 signal.signal(sig, old)
             self.http.close()
@@ -228,6 +273,7 @@ class Worker:
         types = None if self._default is not None else sorted(self._handlers)
         while not self._stopping.is_set():
             with self._cond:
+                self._wake_at_free = 1
                 while self._running >= self.concurrency and not self._stopping.is_set():
                     self._cond.wait()
                 if self._stopping.is_set():
@@ -235,17 +281,19 @@ class Worker:
                 want = min(self.concurrency, self.max_batch)
                 if self.concurrency - self._running < want and self.linger > 0:
                     end = time.monotonic() + self.linger  # let a few more slots free up: fewer, larger claims
+                    self._wake_at_free = want
                     while self.concurrency - self._running < want and not self._stopping.is_set():
                         left = end - time.monotonic()
                         if left <= 0:
                             break
                         self._cond.wait(left)
+                    self._wake_at_free = 1
                 limit = min(self.concurrency - self._running, self.max_batch)
                 acks, self._acks = self._acks[:1000], self._acks[1000:]
                 wait = 0 if acks else self.wait_seconds  # acks never wait in a long poll
                 self._in_poll = wait > 0
                 if self._in_poll and self._acks:
-                    self._cond.notify_all()
+                    self._flushable.notify()
             body: Dict[str, Any] = {"workerId": self.worker_id, "limit": limit, "leaseSeconds": self.lease_seconds}
             if wait:
                 body["waitSeconds"] = wait
@@ -297,32 +345,29 @@ class Worker:
             if late:
                 self._release(late)
                 break
-            for job in fresh:
-                self._work.put(job)
+            self._pool.submit(fresh)
         return None
 
     # ---- handlers ----------------------------------------------------------------------------
 
-    def _handler_loop(self) -> None:
-        while True:
-            job = self._work.get()
-            if job is None:
-                return
-            fn = self._handlers.get(job.type, self._default)
-            try:
-                if fn is None:
-                    raise JobError(f"no handler for job type {job.type!r}", retryable=False)
-                result = fn(job)
-                if result is not None and not isinstance(result, (str, int, float, bool)):
-                    json.dumps(result)  # a result that cannot be sent fails the job, not the acks
-                self._finished(job, result, None)
-            except BaseException as e:  # noqa: B902 - a handler's failure is the job's, never the worker's
-                self._finished(job, None, e)
+    def _execute(self, job: Job) -> None:
+        fn = self._handlers.get(job.type, self._default)
+        try:
+            if fn is None:
+                raise JobError(f"no handler for job type {job.type!r}", retryable=False)
+            result = fn(job)
+            if result is not None and not isinstance(result, (str, int, float, bool)):
+                json.dumps(result)  # a result that cannot be sent fails the job, not the acks
+        except BaseException as e:  # noqa: B902 - a handler's failure is the job's, never the worker's
+            self._finished(job, None, e)
+        else:
+            self._finished(job, result, None)
 
     def _finished(self, job: Job, result: Any, error: Optional[BaseException]) -> None:
         with self._cond:
             self._running -= 1
-            self._cond.notify_all()
+            if self.concurrency - self._running >= self._wake_at_free:
+                self._cond.notify()
             if job._state != "running":  # lost, or released at the shutdown deadline
                 if job._state == "lost":
                     self._held.pop(job.id, None)
@@ -330,6 +375,8 @@ class Worker:
             if error is None and job.cancel_reason is None:
                 job._state = "done"
                 self._acks.append({"id": job.id, "leaseId": job.lease_id, "result": result})
+                if self._in_poll:
+                    self._flushable.notify()
                 return
             job._state = "finishing"
         if job.cancel_reason == CANCEL_REQUESTED:  # failing it makes it CANCELLED
@@ -384,7 +431,7 @@ class Worker:
         while True:
             with self._cond:
                 while not (self._acks and self._in_poll) and not self._done.is_set():
-                    self._cond.wait()
+                    self._flushable.wait()
                 if self._done.is_set():
                     return
             time.sleep(0.005)  # a few more may come
@@ -491,4 +538,5 @@ class Worker:
         with self._cond:
             self._done.set()
             self._cond.notify_all()
+            self._flushable.notify_all()
         log.info("readpast worker %s stopped: %s", self.worker_id, self.stats)

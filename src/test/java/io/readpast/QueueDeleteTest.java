@@ -116,12 +116,14 @@ class QueueDeleteTest {
         }
         for (int round = 0; round < 2; round++) {
             given().contentType(ContentType.JSON).body(Map.of("jobs", jobs)).post("/jobs/batch").then().statusCode(200);
-            JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("big"), "limit", 1000));
+            JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("big"), "limit", 1000, "leaseSeconds", 300));
+            assertEquals(1000, c.getList("jobs").size(), "round " + round + " claimed its 1000");
             List<Map<String, Object>> items = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
                 items.add(Map.of("id", c.getString("jobs[" + i + "].id"), "leaseId", c.getString("jobs[" + i + "].leaseId")));
             }
-            given().contentType(ContentType.JSON).body(Map.of("items", items)).post("/jobs/complete").then().statusCode(200);
+            given().contentType(ContentType.JSON).body(Map.of("items", items)).post("/jobs/complete").then().statusCode(200)
+                    .body("succeeded", equalTo(1000));
         }
         assertEquals(2000, TestDb.count("SELECT count(*) FROM readpast_job_archive WHERE queue = 'big'"));
         given().delete("/queues/big?purge=true").then().statusCode(204);

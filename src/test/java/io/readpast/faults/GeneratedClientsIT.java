@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class GeneratedClientsIT {
 
-    private static final String DB = "readpast_clients";
+    private static final String DB = "readpast_generated_clients";
 
     @Test
     void generatedClientsCompileAndWork() throws Exception {

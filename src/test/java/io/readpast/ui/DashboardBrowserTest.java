@@ -325,6 +325,7 @@ class DashboardBrowserTest {
         // delete: a queue that holds jobs is refused with the broker's reason (the refused DELETE is
         // the console error this causes); an empty one goes
         expectedConsoleErrors.add("/queues/ui-demo - Failed to load resource: the server responded with a status of 409");
+        toastsGone(); // the last action's toast sits over the row's buttons for 5 s
         driver.findElement(demoRow).findElement(By.cssSelector("[data-test='delete-queue']")).click();
         waitVisible(By.id("confirm-ok")).click();
         waitVisible(By.xpath("//*[@data-test='toast' and contains(., 'cannot be deleted') and contains(., 'unfinished')]"));
@@ -332,7 +333,9 @@ class DashboardBrowserTest {
         api(ADMIN).body(Map.of("maxWorkers", 3)).put("/queues/ui-empty").then().statusCode(200);
         driver.findElement(By.cssSelector("[data-nav='queues']")).click();
         By emptyRow = By.cssSelector("[data-test='queue-row'][data-queue='ui-empty']");
-        waitVisible(emptyRow).findElement(By.cssSelector("[data-test='delete-queue']")).click();
+        waitVisible(emptyRow);
+        toastsGone();
+        driver.findElement(emptyRow).findElement(By.cssSelector("[data-test='delete-queue']")).click();
         waitVisible(By.id("confirm-ok")).click();
         new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> d.findElements(emptyRow).isEmpty());
         assertEquals(404, api(ADMIN).get("/queues/ui-empty").then().extract().statusCode());
@@ -558,6 +561,12 @@ class DashboardBrowserTest {
 
     private WebElement waitVisible(By by) {
         return wait.until(ExpectedConditions.visibilityOfElementLocated(by));
+    }
+
+    /** Until no toast is shown (each stays 5 s): one over a button would take its click. */
+    private void toastsGone() {
+        new WebDriverWait(driver, Duration.ofSeconds(15))
+                .until(d -> d.findElements(By.cssSelector("[data-test='toast']")).isEmpty());
     }
 
     private void waitText(By by, String text) {

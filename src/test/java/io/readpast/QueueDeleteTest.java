@@ -118,9 +118,11 @@ class QueueDeleteTest {
             given().contentType(ContentType.JSON).body(Map.of("jobs", jobs)).post("/jobs/batch").then().statusCode(200);
             JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("big"), "limit", 1000, "leaseSeconds", 300));
             assertEquals(1000, c.getList("jobs").size(), "round " + round + " claimed its 1000");
+            List<String> ids = c.getList("jobs.id");
+            List<String> leases = c.getList("jobs.leaseId");
             List<Map<String, Object>> items = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
-                items.add(Map.of("id", c.getString("jobs[" + i + "].id"), "leaseId", c.getString("jobs[" + i + "].leaseId")));
+                items.add(Map.of("id", ids.get(i), "leaseId", leases.get(i)));
             }
             given().contentType(ContentType.JSON).body(Map.of("items", items)).post("/jobs/complete").then().statusCode(200)
                     .body("succeeded", equalTo(1000));

@@ -224,13 +224,13 @@ public class Agent {
     /** Drains RP_BENCH_N no-op jobs (after an untimed round of RP_BENCH_WARMUP) with RP_BENCH_WORKERS workers of RP_CONCURRENCY slots. */
     static int bench() throws Exception {
         int n = (int) num("RP_BENCH_N", 10000);
-        int warm = (int) num("RP_BENCH_WARMUP", n / 4);
+        int warm = (int) num("RP_BENCH_WARMUP", 2 * n);
         if (warm > 0) {
             drain(QUEUE + "-warm", warm);
         }
         double[] r = drain(QUEUE, n);
-        out("RESULT", "client-drain", "lang=java", "jobs=" + (long) r[0], "workers=" + (int) num("RP_BENCH_WORKERS", 1),
-                "concurrency=" + (int) num("RP_CONCURRENCY", 200), String.format("seconds=%.3f", r[1]),
+        out("RESULT", "client-drain", "lang=java", "jobs=" + (long) r[0], "workers=" + (int) num("RP_BENCH_WORKERS", 4),
+                "concurrency=" + (int) num("RP_CONCURRENCY", 500), String.format("seconds=%.3f", r[1]),
                 String.format("jobs_per_s=%.1f", r[0] / r[1]), String.format("cpu_s=%.2f", r[2]),
                 String.format("cpu_s_per_1k=%.4f", r[2] / r[0] * 1000));
         return 0;
@@ -245,10 +245,10 @@ public class Agent {
             }
             p.enqueueMany(chunk);
         }
-        int conc = (int) num("RP_CONCURRENCY", 200);
+        int conc = (int) num("RP_CONCURRENCY", 500);
         List<Worker> workers = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < (int) num("RP_BENCH_WORKERS", 1); i++) {
+        for (int i = 0; i < (int) num("RP_BENCH_WORKERS", 4); i++) {
             Worker w = Worker.builder(URL, KEY).queues(queue).concurrency(conc).leaseSeconds(60).waitSeconds(1)
                     .handleSignals(false).workerId("bench-java-" + ProcessHandle.current().pid() + "-" + i).build();
             w.handle("noop", job -> null);

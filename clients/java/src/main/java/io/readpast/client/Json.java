@@ -131,6 +131,8 @@ public final class Json {
     private static final class Parser {
         final String s;
         int i;
+        /** Member names seen in this text: a claim's jobs repeat the same thirty names. */
+        final String[] names = new String[128];
 
         Parser(String s) {
             this.s = s;
@@ -182,8 +184,36 @@ public final class Json {
             return v;
         }
 
+        /** A member name, shared with the same name seen before in this text when it has no escapes. */
+        String name() {
+            int start = i + 1;
+            int h = 0;
+            int j = start;
+            while (j < s.length()) {
+                char c = s.charAt(j);
+                if (c == '"') {
+                    break;
+                }
+                if (c == '\\') {
+                    return string();
+                }
+                h = 31 * h + c;
+                j++;
+            }
+            int len = j - start;
+            int slot = (h ^ (h >>> 7)) & (names.length - 1);
+            String known = names[slot];
+            if (known != null && known.length() == len && s.regionMatches(start, known, 0, len)) {
+                i = j + 1;
+                return known;
+            }
+            String k = string();
+            names[slot] = k;
+            return k;
+        }
+
         Map<String, Object> object() {
-            Map<String, Object> m = new LinkedHashMap<>();
+            Map<String, Object> m = new LinkedHashMap<>(48);
             i++;
             ws();
             if (i < s.length() && s.charAt(i) == '}') {
@@ -195,7 +225,7 @@ public final class Json {
                 if (i >= s.length() || s.charAt(i) != '"') {
                     throw error("expected a member name");
                 }
-                String k = string();
+                String k = name();
                 ws();
                 if (i >= s.length() || s.charAt(i) != ':') {
                     throw error("expected ':'");

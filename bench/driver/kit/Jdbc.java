@@ -87,12 +87,35 @@ public final class Jdbc {
             long calls = all.stream().mapToLong(Entry::calls).sum();
             double k = jobs / 1000.0;
             for (Entry e : all.subList(0, Math.min(10, all.size()))) {
-                String q = e.query().replaceAll("\\s+", " ").trim();
                 System.out.printf(Locale.ROOT, "STATEMENT label=%s calls_per_1k=%.2f mean_ms=%.3f rows_per_call=%.1f query=%s%n",
                         label, k > 0 ? e.calls() / k : Double.NaN, e.calls() > 0 ? e.ms() / e.calls() : Double.NaN,
-                        e.calls() > 0 ? e.rows() / (double) e.calls() : Double.NaN, q.length() > 160 ? q.substring(0, 160) + "..." : q);
+                        e.calls() > 0 ? e.rows() / (double) e.calls() : Double.NaN, shortText(e.query()));
             }
             return String.format(Locale.ROOT, " statements=%d statements_per_1k=%.1f", calls, k > 0 ? calls / k : Double.NaN);
+        }
+
+        /**
+         * A statement in a line: the first line of its leading comment that says what it is (the
+         * broker's statement files start with one), in brackets, then its SQL without comments,
+         * white space folded, cut at 120 characters.
+         */
+        static String shortText(String query) {
+            String name = "";
+            StringBuilder sql = new StringBuilder();
+            for (String line : query.split("\n")) {
+                String t = line.trim();
+                if (t.startsWith("--")) {
+                    String c = t.substring(2).trim();
+                    if (name.isEmpty() && !c.isEmpty() && !c.startsWith("readpast:")) {
+                        name = c.length() > 60 ? c.substring(0, 60) + "..." : c;
+                    }
+                } else {
+                    sql.append(line.replaceAll("--.*$", "")).append(' ');
+                }
+            }
+            String q = sql.toString().replaceAll("\\s+", " ").trim();
+            q = q.length() > 120 ? q.substring(0, 120) + "..." : q;
+            return name.isEmpty() ? q : "[" + name + "] " + q;
         }
 
         @Override

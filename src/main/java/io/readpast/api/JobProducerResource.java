@@ -119,14 +119,14 @@ public class JobProducerResource implements JobProducerApi {
      */
     private List<Enqueuer.Enqueued> enqueueItems(List<Linked> items) {
         if (items.stream().noneMatch(i -> i.links().hasParents())) {
-            return enqueuer.enqueueMany(items.stream().map(Linked::job).toList());
+            return enqueuer.enqueueMerged(items.stream().map(Linked::job).toList());
         }
         List<Linked> waiting = items.stream().filter(i -> i.links().hasParents()).toList();
         List<Linked> plain = items.stream().filter(i -> !i.links().hasParents()).toList();
         java.util.Iterator<JobRow> w = batches.enqueueWaiting(waiting.stream().map(Linked::job).toList(),
                 waiting.stream().map(Linked::links).toList()).iterator();
         java.util.Iterator<Enqueuer.Enqueued> p = plain.isEmpty() ? java.util.Collections.emptyIterator()
-                : enqueuer.enqueueMany(plain.stream().map(Linked::job).toList()).iterator();
+                : enqueuer.enqueueMerged(plain.stream().map(Linked::job).toList()).iterator();
         List<Enqueuer.Enqueued> out = new ArrayList<>(items.size());
         for (Linked i : items) {
             out.add(i.links().hasParents() ? new Enqueuer.Enqueued(w.next(), true, null) : p.next());

@@ -20,6 +20,27 @@ public interface ReadpastConfig {
 
     Upkeep upkeep();
 
+    Merging merging();
+
+    /**
+     * What the broker merges for its clients (docs/performance.md): requests of one kind that
+     * arrive while a statement of theirs is in flight go together into the next statement, each
+     * answered on its own once that statement committed. Each kind can be turned off.
+     */
+    interface Merging {
+        /** READPAST_MERGING_ENQUEUES: POST /jobs and /jobs/batch into one multi-row insert. */
+        @WithDefault("true")
+        boolean enqueues();
+
+        /** READPAST_MERGING_CLAIMS: claims (and acks-and-claims) of the same queues and types. */
+        @WithDefault("true")
+        boolean claims();
+
+        /** READPAST_MERGING_ACKS: complete, fail, heartbeat and release, single and batch forms. */
+        @WithDefault("true")
+        boolean acks();
+    }
+
     /** Hot-table upkeep (PostgreSQL): README "Configuration". */
     interface Upkeep {
         /**

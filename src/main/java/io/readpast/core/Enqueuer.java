@@ -38,6 +38,8 @@ public class Enqueuer {
     private final Queues queues;
     private final Timetable timetable;
     private final TimersTask timers;
+    /** Enqueues of plain jobs (no uniqueFor, no group) from concurrent requests: one insert for all. */
+    private final Coalescer<List<NewJobRequest>, List<Enqueued>> merged;
 
     public Enqueuer(JobStore store, ReadpastConfig config, JobOutcomes outcomes, JobAnnouncer announcer, Queues queues,
                     Timetable timetable, TimersTask timers) {
@@ -48,6 +50,44 @@ public class Enqueuer {
         this.queues = queues;
         this.timetable = timetable;
         this.timers = timers;
+        this.merged = new Coalescer<>(this::enqueueRequests, List::size, config.limits().batchMax());
+    }
+
+    /**
+     * Enqueues the jobs of one request, in one insert with those of the requests that arrive
+     * while the previous insert is in flight (readpast.merging.enqueues; one announcement per
+     * queue for all of them). Answers as {@link #enqueueMany} does, item by item; an idempotency
+     * key given twice answers the second like a duplicate, inside one insert as across two.
+     * Jobs with a uniqueness window or an ordered group go alone, as {@link #enqueueMany} takes them.
+     */
+    public List<Enqueued> enqueueMerged(List<NewJobRequest> requests) {
+        if (!config.merging().enqueues()
+                || requests.stream().anyMatch(r -> r.uniqueForSeconds() != null || r.groupKey() != null)) {
+            return enqueueMany(requests);
+        }
+        return merged.submit(requests);
+    }
+
+    /** The statement of merged enqueues: every request's jobs in one enqueueMany, answered per request. */
+    private List<List<Enqueued>> enqueueRequests(List<List<NewJobRequest>> requests) {
+        if (requests.size() == 1) {
+            return List.of(enqueueMany(requests.get(0)));
+        }
+        List<NewJobRequest> all = new ArrayList<>();
+        requests.forEach(all::addAll);
+        List<Enqueued> done = enqueueMany(all);
+        List<List<Enqueued>> out = new ArrayList<>(requests.size());
+        int at = 0;
+        for (List<NewJobRequest> r : requests) {
+            out.add(done.subList(at, at + r.size()));
+            at += r.size();
+        }
+        return out;
+    }
+
+    /** Statements and requests of the merged enqueues so far (the statements-per-request figure). */
+    public long[] mergedCounts() {
+        return new long[] {merged.statements(), merged.items()};
     }
 
     /**
@@ -97,6 +137,13 @@ public class Enqueuer {
      * enqueues make exactly one job.
      */
     public Enqueued enqueue(NewJobRequest r) {
+        if (config.merging().enqueues() && r.uniqueForSeconds() == null && r.groupKey() == null) {
+            Enqueued e = enqueueMerged(List.of(r)).get(0);
+            if (e.error() != null) {
+                throw e.error();
+            }
+            return e;
+        }
         NewJob job = toNewJob(r);
         for (int attempt = 0; attempt < TRIES; attempt++) {
             try {

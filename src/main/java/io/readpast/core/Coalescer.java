@@ -1,0 +1,185 @@
+package io.readpast.core;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+
+/**
+ * Natural batching of one kind of request: whoever finds nothing in flight runs its own item at
+ * once, alone; items that arrive while a statement of theirs is in flight wait, and the next
+ * statement takes all of them (up to {@code maxWeight}) together. No timer: under light load
+ * every item runs alone, as it would without this class; under load the statements grow and
+ * their number per item falls. Each caller gets its own answer, and only after the statement
+ * that holds its item has finished (committed, or failed: then every item of it gets the
+ * failure). Safe for any number of threads, virtual ones included (waiters park).
+ *
+ * <p>The thread of one of the waiting callers runs each statement: when a statement is done,
+ * its runner hands the next one to the caller at the head of the line and returns its own
+ * answer, so that nobody's answer waits for more than the statement before its own.
+ *
+ * @param <I> an item (a request's part of a statement)
+ * @param <O> the answer to one item
+ */
+public final class Coalescer<I, O> {
+
+    private final Function<List<I>, List<O>> statement;
+    private final ToIntFunction<I> weight;
+    private final int maxWeight;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<Slot<I, O>> line = new ArrayDeque<>();
+    private boolean running;
+    private final AtomicLong statements = new AtomicLong();
+    private final AtomicLong items = new AtomicLong();
+
+    /**
+     * @param statement runs the items of one statement; returns one answer per item, in order
+     *                  (it may throw: every item of that statement then gets the exception)
+     * @param weight    an item's share of a statement (jobs, rows); at most {@code maxWeight}
+     *                  go into one statement, but an item heavier than that runs alone
+     */
+    public Coalescer(Function<List<I>, List<O>> statement, ToIntFunction<I> weight, int maxWeight) {
+        this.statement = statement;
+        this.weight = weight;
+        this.maxWeight = Math.max(1, maxWeight);
+    }
+
+    private static final class Slot<I, O> {
+        final I item;
+        final Thread owner = Thread.currentThread();
+        volatile boolean done;
+        volatile boolean lead;
+        O answer;
+        RuntimeException failure;
+
+        Slot(I item) {
+            this.item = item;
+        }
+
+        O get() {
+            if (failure != null) {
+                throw failure;
+            }
+            return answer;
+        }
+    }
+
+    /** Runs {@code item} in the next statement of its kind; its answer once that statement is done. */
+    public O submit(I item) {
+        Slot<I, O> mine = new Slot<>(item);
+        boolean first;
+        lock.lock();
+        try {
+            line.addLast(mine);
+            first = !running;
+            running = true;
+        } finally {
+            lock.unlock();
+        }
+        if (!first) {
+            // until our statement is done, or the line is handed to us (an interrupt cannot take
+            // our item back out of a statement: it is kept for the caller and waited through)
+            boolean interrupted = false;
+            while (!mine.done && !mine.lead) {
+                LockSupport.park(this);
+                interrupted |= Thread.interrupted();
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            if (mine.done) {
+                return mine.get();
+            }
+        }
+        // ours is the next statement: the head of the line (our own item first) up to the weight
+        while (true) {
+            List<Slot<I, O>> batch = take();
+            run(batch);
+            if (mine.done) {
+                handOn();
+                return mine.get();
+            }
+        }
+    }
+
+    private List<Slot<I, O>> take() {
+        lock.lock();
+        try {
+            List<Slot<I, O>> batch = new ArrayList<>();
+            int total = 0;
+            while (!line.isEmpty()) {
+                Slot<I, O> next = line.peekFirst();
+                int w = Math.max(1, weight.applyAsInt(next.item));
+                if (!batch.isEmpty() && total + w > maxWeight) {
+                    break;
+                }
+                batch.add(line.pollFirst());
+                total += w;
+            }
+            return batch;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void run(List<Slot<I, O>> batch) {
+        List<I> in = new ArrayList<>(batch.size());
+        for (Slot<I, O> s : batch) {
+            in.add(s.item);
+        }
+        statements.incrementAndGet();
+        items.addAndGet(batch.size());
+        try {
+            List<O> out = statement.apply(in);
+            if (out.size() != batch.size()) {
+                throw new IllegalStateException("a statement of " + batch.size() + " items answered " + out.size());
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                batch.get(i).answer = out.get(i);
+            }
+        } catch (RuntimeException | Error e) {
+            RuntimeException failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            for (Slot<I, O> s : batch) {
+                s.failure = failure;
+            }
+        }
+        Thread me = Thread.currentThread();
+        for (Slot<I, O> s : batch) {
+            s.done = true;
+            if (s.owner != me) {
+                LockSupport.unpark(s.owner);
+            }
+        }
+    }
+
+    /** Our answer is in: the next statement goes to the head of the line, or nothing runs. */
+    private void handOn() {
+        Slot<I, O> next;
+        lock.lock();
+        try {
+            next = line.peekFirst();
+            if (next == null) {
+                running = false;
+                return;
+            }
+            next.lead = true;
+        } finally {
+            lock.unlock();
+        }
+        LockSupport.unpark(next.owner);
+    }
+
+    /** Statements run so far. */
+    public long statements() {
+        return statements.get();
+    }
+
+    /** Items run so far. */
+    public long items() {
+        return items.get();
+    }
+}

@@ -198,6 +198,10 @@ final class Ceiling {
         p.put("default_lease_seconds", 30);
         p.put("modified_by", "bench");
         p.put("types", null);
+        // claims the broker merged into one statement (readpast.merging.claims), where the
+        // statement takes them: here one claimer, this client
+        p.put("claimers", limit == 0 ? "[]" : Http.JSON.writeValueAsString(List.of(Map.of("n", 1,
+                "worker_id", "bench-ceiling", "lease_seconds", 60, "lo", 0, "hi", limit))));
         List<Map<String, Object>> next = new ArrayList<>();
         run(c, io.readpast.store.Stmt.JOB_ACK_CLAIM, p, rs -> {
             String acked = rs.getString("acked");

@@ -3,45 +3,88 @@
 # :name a parameter), against <prefix>ceiling preloaded with N pending jobs. The sustained
 # ceiling (sustained.sh) uses the same functions.
 
-# bench_claim(...) / bench_ack_claim(...): the statement with each :name replaced by the function
-# parameter p_name. PL/pgSQL caches the plan like a prepared statement (Readpast's pgjdbc
-# prepares server-side); BENCH_CEILING_LANG=sql makes a plain SQL function instead.
-make_function() { # $1 function name, $2 statement file, $3 expected parameters, $4 signature, $5 return type
-  local body params
+# bench_claim(...) / bench_ack_claim(...) / bench_insert_many(...): the broker's statement as a
+# function, each :name replaced by the function parameter p_name. PL/pgSQL caches the plan like a
+# prepared statement (Readpast's pgjdbc prepares server-side); BENCH_CEILING_LANG=sql makes a
+# plain SQL function instead. The parameters' types and the result's columns are what
+# PostgreSQL infers from the statement itself (PREPARE, psql's \gdesc), so that a statement whose
+# parameters or columns change needs no edit here, only a value for a new parameter (ceiling_arg).
+make_function() { # $1 function name, $2 statement file; sets fn_params (names, signature order) and fn_coldefs
+  local db="${mf_db:-$DB_CEIL}" body numbered types sig="" i=0 p
   # the statement with its fragments in place (include/<name>.sql), but for promote_due.sql: a
   # statement of its own, which the broker sends ahead in the same round trip and a function
   # body of one query cannot hold; then without comments
   body="$(perl -pe 'if (/^\s*-- include: ([a-z0-9_]+\.sql)\s*$/ && $1 ne "promote_due.sql") {
       local $/; open(my $f, "<", "'"$sqldir"'/include/$1") or die "include $1: $!"; $_ = <$f> . "\n"; close $f }' "$sqldir/$2" \
     | sed -e '/^[[:space:]]*--/d')"
-  params="$(grep -oP '(?<![:\w]):[A-Za-z_]\w*' <<<"$body" | sort -u | tr -d ':' | tr '\n' ' ')"
-  [ "$params" = "$3" ] || fail "$2 parameters changed: [$params], expected [$3]"
+  # shellcheck disable=SC2207
+  fn_params=($(grep -oP '(?<![:\w]):[A-Za-z_]\w*' <<<"$body" | sort -u | tr -d ':'))
+  for p in "${fn_params[@]}"; do
+    ceiling_arg "$p" :lim >/dev/null \
+      || fail "$2 has a parameter :$p that the ceiling does not know: give it a value in bench/lib/ceiling.sh (ceiling_arg)"
+  done
+  numbered="$(P="${fn_params[*]}" perl -pe 'BEGIN { my $i = 0; %n = map { $_ => ++$i } split / /, $ENV{P} }
+      s/(?<![:\w]):([A-Za-z_]\w*)/\$$n{$1}/g' <<<"$body")"
+  types="$(psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" 2>&1 <<SQL
+PREPARE bench_probe AS $numbered;
+SELECT array_to_string(parameter_types, '|') FROM pg_prepared_statements WHERE name = 'bench_probe';
+SQL
+)" || fail "$2: PostgreSQL could not prepare it to learn its parameters' types: $types"
+  local -a ta=()
+  IFS='|' read -r -a ta <<<"$types"
+  [ "${#ta[@]}" = "${#fn_params[@]}" ] || fail "$2: ${#fn_params[@]} parameters, PostgreSQL typed ${#ta[@]} ($types)"
+  for p in "${fn_params[@]}"; do sig="${sig:+$sig, }p_$p ${ta[$i]}"; i=$((i + 1)); done
+  fn_coldefs="$(printf '%s\n\\gdesc\n' "$numbered" | psql -X -At -F '|' -v ON_ERROR_STOP=1 -d "$db" \
+    | awk -F'|' '{ printf "%s\"%s\" %s", (NR > 1 ? ", " : ""), $1, $2 }')" \
+    || fail "$2: psql could not describe its result"
+  [ -n "$fn_coldefs" ] || fail "$2: psql described no result columns"
   body="$(perl -pe 's/(?<![:\w]):([A-Za-z_]\w*)/p_$1/g' <<<"$body")"
   # a statement Readpast runs with a generic plan (its "-- readpast: generic-plan" line) runs so
   # here too: the function's SET applies to the plans it caches
   local set=""
   grep -q '^-- readpast: generic-plan' "$sqldir/$2" && set="SET plan_cache_mode = force_generic_plan "
   if [ "$ceiling_lang" = plpgsql ]; then
-    printf 'CREATE FUNCTION %s(%s)\nRETURNS %s LANGUAGE plpgsql %sAS $fn$\nBEGIN\nRETURN QUERY\n%s;\nEND\n$fn$;\n' \
-      "$1" "$4" "$5" "$set" "$body"
+    printf 'CREATE FUNCTION %s(%s)\nRETURNS SETOF record LANGUAGE plpgsql %sAS $fn$\nBEGIN\nRETURN QUERY\n%s;\nEND\n$fn$;\n' \
+      "$1" "$sig" "$set" "$body"
   else
-    printf 'CREATE FUNCTION %s(%s)\nRETURNS %s LANGUAGE sql %sAS $fn$\n%s\n$fn$;\n' "$1" "$4" "$5" "$set" "$body"
+    printf 'CREATE FUNCTION %s(%s)\nRETURNS SETOF record LANGUAGE sql %sAS $fn$\n%s\n$fn$;\n' "$1" "$sig" "$set" "$body"
   fi > "$tmp/$1.sql"
-  psqlq -d "${mf_db:-$DB_CEIL}" -f "$tmp/$1.sql"
+  psqlq -d "$db" -f "$tmp/$1.sql"
 }
 make_function_in() { local mf_db="$1"; shift; make_function "$@"; } # $1 database, then as make_function
-# bench_ack_claim(...) in database $1, and its pgbench use: job_coldefs (readpast_job's columns, for
-# "AS t(...)" of a SETOF record function), ack_call (the call, LIMIT_ standing for the limit) and
-# ack_pick (the next call's items from this call's rows)
+
+# pgbench's argument for a statement's parameter: the ceiling's clients each play one worker that
+# claims $b at a time (its -D values: ceiling_defines). $1 the parameter, $2 the limit (":lim", or
+# 0 for an acknowledge-only call). Returns 1 for a parameter it does not know.
+ceiling_arg() {
+  case "$1" in
+    worker_id|queues|locked_queues|lease_seconds|default_lease_seconds|modified_by|items) echo ":$1" ;;
+    limit) echo "$2" ;;
+    # claims merged into one statement (readpast.merging.claims): here always one claimer
+    claimers) if [ "$2" = 0 ]; then echo ":claimers_none"; else echo ":claimers"; fi ;;
+    jobs) echo "(SELECT j FROM bench_items)" ;;
+    types) echo "NULL" ;;
+    *) return 1 ;;
+  esac
+}
+ceiling_defines() {
+  printf '%s\n' -D worker_id=bench-ceiling -D 'queues=["bench"]' -D 'locked_queues=[]' -D lim="$b" -D lease_seconds=60 \
+    -D default_lease_seconds=30 -D modified_by=bench -D 'items=[]' \
+    -D "claimers=[{\"n\":1,\"worker_id\":\"bench-ceiling\",\"lease_seconds\":60,\"lo\":0,\"hi\":$b}]" -D 'claimers_none=[]'
+}
+# the call of the function just made (fn_params, fn_coldefs), with limit $2, as "FROM" wants it
+fn_call() { # $1 function name, $2 the limit
+  local args="" p
+  for p in "${fn_params[@]}"; do args="${args:+$args, }$(ceiling_arg "$p" "$2")"; done
+  echo "$1($args) AS t($fn_coldefs)"
+}
+
+# bench_ack_claim(...) in database $1, and its pgbench use: ack_call (the call, claiming :lim),
+# ack_call0 (acknowledging only) and ack_pick (the next call's items from this call's rows)
 make_ack_claim() {
-  make_function_in "$1" bench_ack_claim job_ack_claim.sql \
-    "default_lease_seconds items lease_seconds limit modified_by queues types worker_id " \
-    "p_items text, p_worker_id text, p_queues text, p_limit integer, p_lease_seconds integer,
-    p_default_lease_seconds integer, p_modified_by text, p_types text DEFAULT NULL" "SETOF record"
-  job_coldefs="$(pgval -d "$1" -c "select string_agg(quote_ident(attname) || ' ' || format_type(atttypid, atttypmod), ', '
-    order by attnum) from pg_attribute where attrelid = 'readpast_job'::regclass and attnum > 0 and not attisdropped")"
-  ack_call="bench_ack_claim(:items, :worker_id, :queues, LIMIT_, :lease_seconds, :default_lease_seconds, :modified_by)
-  AS t(acked text, n bigint, $job_coldefs)"
+  make_function_in "$1" bench_ack_claim job_ack_claim.sql
+  ack_call="$(fn_call bench_ack_claim :lim)"
+  ack_call0="$(fn_call bench_ack_claim 0)"
   ack_pick="SELECT COALESCE(json_agg(json_build_object('id', t.id, 'lease_id', t.lease_id, 'result', NULL))
   FILTER (WHERE t.id IS NOT NULL), '[]') AS items"
 }
@@ -67,21 +110,19 @@ drain_ceiling() {
     {
       echo "\\set iter :iter + 1"
       echo "\\if :iter < $tx_per_client"
-      echo "$ack_pick FROM ${ack_call/LIMIT_/:lim} \\gset"
+      echo "$ack_pick FROM $ack_call \\gset"
       echo "\\else"
-      echo "$ack_pick FROM ${ack_call/LIMIT_/0} \\gset"
+      echo "$ack_pick FROM $ack_call0 \\gset"
       echo "\\endif"
     } > "$tmp/ceiling.pgbench"
     ceiling_sql="job_ack_claim (ack the previous batch + claim the next, one statement, autocommit)"
   else
-    make_function bench_claim job_claim.sql \
-      "default_lease_seconds lease_seconds limit locked_queues modified_by queues types worker_id " \
-      "p_worker_id text, p_queues text, p_locked_queues text, p_limit integer, p_lease_seconds integer,
-      p_default_lease_seconds integer, p_modified_by text, p_types text DEFAULT NULL" "SETOF readpast_job"
+    make_function bench_claim job_claim.sql
     # (the queue is uncapped: Readpast runs the claim alone, in autocommit, without queue_lock_capped)
     {
-      echo "SELECT COALESCE(json_agg(json_build_object('id', id, 'lease_id', lease_id, 'result', NULL)), '[]') AS items"
-      echo "FROM bench_claim(:worker_id, :queues, :locked_queues, :lim, :lease_seconds, :default_lease_seconds, :modified_by) \\gset"
+      echo "SELECT COALESCE(json_agg(json_build_object('id', t.id, 'lease_id', t.lease_id, 'result', NULL))"
+      echo "  FILTER (WHERE t.id IS NOT NULL), '[]') AS items"
+      echo "FROM $(fn_call bench_claim :lim) \\gset"
       strip "$sqldir/job_complete_many.sql"; echo ";"
     } > "$tmp/ceiling.pgbench"
     ceiling_sql="job_claim then job_complete_many (each in autocommit)"
@@ -98,9 +139,9 @@ SQL
   local pg0 pg1 busy0 busy1 c0 c1
   pg0="$(pg_ticks)"; busy0="$(busy_ticks)"; c0=$(date +%s.%N)
   TIMEFORMAT='%U %S'
+  local -a defs; mapfile -t defs < <(ceiling_defines)
   { time run_child timeout 900 "${app_prefix[@]}" pgbench -n -M prepared -c "$w" -j 2 -t "$tx_per_client" -f "$tmp/ceiling.pgbench" \
-    -D worker_id=bench-ceiling -D 'queues=["bench"]' -D 'locked_queues=[]' -D lim="$b" -D lease_seconds=60 \
-    -D default_lease_seconds=30 -D modified_by=bench -D iter=0 -D 'items=[]' $DB_CEIL > "$tmp/pgbench.out" 2>&1 ; } 2> "$tmp/pgbench.time" \
+    "${defs[@]}" -D iter=0 $DB_CEIL > "$tmp/pgbench.out" 2>&1 ; } 2> "$tmp/pgbench.time" \
     || { cat "$tmp/pgbench.out" >&2; fail "pgbench"; }
   c1=$(date +%s.%N); busy1="$(busy_ticks)"; pg1="$(pg_ticks)"
   check_pg

@@ -42,7 +42,8 @@ clients_phase() {
   for lib in $client_libs; do
     line="$(grep -m1 "^RESULT bench who=$lib " "$out" || true)"
     if [ -z "$line" ]; then
-      line="$(grep -m1 -E "^(FAIL $lib|$lib: bench failed)" "$out" || echo "no result (see $out)")"
+      line="$(grep -m1 -E "^(FAIL $lib|$lib: bench failed)" "$out" \
+        || echo "no result: the conformance run did not run it${BENCH_CLIENTS_ARGS:+ (BENCH_CLIENTS_ARGS=$BENCH_CLIENTS_ARGS)} or failed: $(tail -1 "$out")")"
     fi
     C[$lib]="$line"
     log "clients: $lib: $line"

@@ -71,7 +71,8 @@ sustained_ceiling() { # $1 repetition
   for c in $clients; do
     fresh_db $DB_SUSC
     migrate $DB_SUSC
-    make_function_in $DB_SUSC bench_insert_many job_insert_many.sql "jobs " "p_jobs text" "SETOF record"
+    make_function_in $DB_SUSC bench_insert_many job_insert_many.sql
+    insert_call="SELECT count(*) AS inserted FROM $(fn_call bench_insert_many :lim) \\gset"
     make_ack_claim $DB_SUSC
     # the batch's JSON (B items of ~$sus_payload bytes) is one stored value, read per transaction
     # (pgbench cannot pass a value that long); stored uncompressed, as a request body arrives
@@ -86,15 +87,14 @@ FROM bench_items CROSS JOIN generate_series(1, $sus_backlog);
 VACUUM ANALYZE;
 CHECKPOINT;
 SQL
-    insert_call="SELECT count(*) AS inserted FROM bench_insert_many((SELECT j FROM bench_items)) AS t(ord bigint, $job_coldefs) \\gset"
-    { echo "$insert_call"; echo "$ack_pick FROM ${ack_call/LIMIT_/:lim} \\gset"; } > "$tmp/sus-ceiling.pgbench"
+    { echo "$insert_call"; echo "$ack_pick FROM $ack_call \\gset"; } > "$tmp/sus-ceiling.pgbench"
     a0="$(pgval -d $DB_SUSC -c "select count(*) from readpast_job_archive")"
     pgss_reset $DB_SUSC
     pg0="$(pg_ticks)"; s0=$(date +%s.%N)
     out="$tmp/sus-ceiling-$m-$rep-$c.out"
+    local -a defs; mapfile -t defs < <(ceiling_defines)
     run_child timeout $((sus_ceil_s + 120)) "${app_prefix[@]}" pgbench -n -M prepared -c "$c" -j "$(( c < 2 ? c : 2 ))" -T "$sus_ceil_s" \
-      -f "$tmp/sus-ceiling.pgbench" -D worker_id=bench-ceiling -D 'queues=["bench"]' -D lim="$b" -D lease_seconds=60 \
-      -D default_lease_seconds=30 -D modified_by=bench -D 'items=[]' $DB_SUSC > "$out" 2>&1 \
+      -f "$tmp/sus-ceiling.pgbench" "${defs[@]}" $DB_SUSC > "$out" 2>&1 \
       || { cat "$out" >&2; fail "sustained ceiling, $c clients"; }
     s1=$(date +%s.%N); pg1="$(pg_ticks)"
     calls="$(pgss_calls $DB_SUSC)"

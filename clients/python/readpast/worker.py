@@ -104,20 +104,21 @@ def error_text(exc: BaseException) -> str:
 
 
 class _Dispatcher:
-    """Runs jobs on a fixed set of daemon threads, waking parked threads one at a time: a thread
-    that takes a job while more are queued wakes one more, one wake in flight at once. A burst of
-    short jobs then runs on the threads already awake instead of waking one thread per job."""
+    """Runs jobs on up to ``size`` daemon threads, started as they are needed and woken one at a
+    time: a thread that takes a job while more are queued wakes (or starts) one more, with one
+    wake in flight at once. A burst of short jobs then runs on the threads already awake instead
+    of waking one thread per job, while slow jobs still spread over every thread quickly."""
 
     def __init__(self, size: int, run: Callable[[Job], None]):
         self._run = run
+        self._size = size
         self._lock = threading.Lock()
         self._work = threading.Condition(self._lock)
         self._queue: "collections.deque[Job]" = collections.deque()
+        self._started = 0
         self._parked = 0
         self._waking = False
         self._closed = False
-        for i in range(size):
-            threading.Thread(target=self._loop, name=f"readpast-handler-{i}", daemon=True).start()
 
     def submit(self, jobs: List[Job]) -> None:
         with self._lock:
@@ -125,19 +126,29 @@ class _Dispatcher:
             self._wake_one()
 
     def _wake_one(self) -> None:
-        if not self._waking and self._parked and self._queue:
+        if self._waking or not self._queue:
+            return
+        if self._parked:
             self._waking = True
             self._work.notify()
+        elif self._started < self._size:
+            self._waking = True
+            self._started += 1
+            threading.Thread(target=self._loop, name=f"readpast-handler-{self._started}", daemon=True).start()
 
     def _loop(self) -> None:
+        woken = True
         while True:
             with self._lock:
+                if woken:
+                    self._waking = woken = False
                 while not self._queue and not self._closed:
                     self._parked += 1
                     self._work.wait()
                     self._parked -= 1
                     self._waking = False
                 if not self._queue:
+                    self._started -= 1
                     return
                 job = self._queue.popleft()
                 self._wake_one()  # more queued: one more thread

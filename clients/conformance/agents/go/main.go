@@ -265,7 +265,7 @@ func auth() int {
 // RP_BENCH_WORKERS workers of RP_CONCURRENCY slots, and prints jobs/s.
 func bench(c *readpast.Client) int {
 	n := int(num("RP_BENCH_N", 10000))
-	warm := int(num("RP_BENCH_WARMUP", float64(2*n)))
+	warm := int(num("RP_BENCH_WARMUP", float64(5*n)))
 	workers := int(num("RP_BENCH_WORKERS", 4))
 	conc := int(num("RP_CONCURRENCY", 500))
 	quiet := log.New(io.Discard, "", 0)

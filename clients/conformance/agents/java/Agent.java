@@ -224,7 +224,7 @@ public class Agent {
     /** Drains RP_BENCH_N no-op jobs (after an untimed round of RP_BENCH_WARMUP) with RP_BENCH_WORKERS workers of RP_CONCURRENCY slots. */
     static int bench() throws Exception {
         int n = (int) num("RP_BENCH_N", 10000);
-        int warm = (int) num("RP_BENCH_WARMUP", 2 * n);
+        int warm = (int) num("RP_BENCH_WARMUP", 5 * n);
         if (warm > 0) {
             drain(QUEUE + "-warm", warm);
         }

@@ -196,7 +196,7 @@ def bench():
     """Drains RP_BENCH_N no-op jobs (after an untimed round of RP_BENCH_WARMUP) with
     RP_BENCH_WORKERS workers of RP_CONCURRENCY slots, and prints jobs/s."""
     n = int(env_num("RP_BENCH_N", 10000))
-    warm = int(env_num("RP_BENCH_WARMUP", 2 * n))
+    warm = int(env_num("RP_BENCH_WARMUP", 5 * n))
     count = int(env_num("RP_BENCH_WORKERS", 4))
     conc = int(env_num("RP_CONCURRENCY", 500))
     producer = readpast.Producer(URL, KEY)

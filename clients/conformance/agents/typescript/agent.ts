@@ -160,7 +160,7 @@ async function auth(): Promise<number> {
 /** Drains RP_BENCH_N no-op jobs (after an untimed round of RP_BENCH_WARMUP) with RP_BENCH_WORKERS workers of RP_CONCURRENCY slots. */
 async function bench(): Promise<number> {
   const n = num('RP_BENCH_N', 10000);
-  const warm = num('RP_BENCH_WARMUP', 2 * n);
+  const warm = num('RP_BENCH_WARMUP', 5 * n);
   const count = num('RP_BENCH_WORKERS', 4);
   const conc = num('RP_CONCURRENCY', 500);
   const quiet = { info() {}, warn() {}, error: console.error };

@@ -2,40 +2,34 @@ package io.readpast.client;
 
 import java.util.ArrayDeque;
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * Runs jobs on a fixed set of daemon threads, waking parked threads one at a time: a thread that
- * takes a job while more are queued wakes one more, and only one wake is in flight at once. A
- * burst of short jobs then runs on the few threads already awake instead of unparking one thread
- * per job (each unpark a system call and a context switch), while slow jobs still spread over
- * every thread within a few milliseconds.
+ * Runs jobs on up to {@code size} daemon threads, started as they are needed and woken one at a
+ * time: a thread that takes a job while more are queued wakes (or starts) one more, with one wake
+ * in flight at once. A burst of short jobs then runs on the few threads already awake instead of
+ * unparking (or starting) one thread per job, while slow jobs still spread over every thread
+ * within a few milliseconds.
  */
 final class Dispatcher {
-    private static final AtomicInteger THREADS = new AtomicInteger();
+    private static final AtomicInteger NAMES = new AtomicInteger();
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
     private final ArrayDeque<Job> queue = new ArrayDeque<>();
     private final Consumer<Job> run;
-    private final List<Thread> threads;
+    private final int size;
+    private int started;
     private int parked;
     private boolean waking;
     private boolean closed;
 
     Dispatcher(int size, Consumer<Job> run) {
+        this.size = size;
         this.run = run;
-        Thread[] ts = new Thread[size];
-        for (int i = 0; i < size; i++) {
-            ts[i] = new Thread(this::loop, "readpast-handler-" + THREADS.incrementAndGet());
-            ts[i].setDaemon(true); // a handler that never returns must not keep the JVM alive
-            ts[i].start();
-        }
-        this.threads = List.of(ts);
     }
 
     void submit(Collection<Job> jobs) {
@@ -48,25 +42,41 @@ final class Dispatcher {
         }
     }
 
+    /** Under the lock: one more thread for the queued jobs, unless a wake is in flight. */
     private void wakeOne() {
-        if (!waking && parked > 0 && !queue.isEmpty()) {
+        if (waking || queue.isEmpty()) {
+            return;
+        }
+        if (parked > 0) {
             waking = true;
             work.signal();
+        } else if (started < size) {
+            waking = true;
+            started++;
+            Thread t = new Thread(this::loop, "readpast-handler-" + NAMES.incrementAndGet());
+            t.setDaemon(true); // a handler that never returns must not keep the JVM alive
+            t.start();
         }
     }
 
     private void loop() {
+        boolean woken = true;
         while (true) {
             Job job;
             lock.lock();
             try {
+                if (woken) {
+                    waking = false;
+                    woken = false;
+                }
                 while (queue.isEmpty() && !closed) {
                     parked++;
                     work.awaitUninterruptibly();
                     parked--;
                     waking = false;
                 }
-                if (closed && queue.isEmpty()) {
+                if (queue.isEmpty()) {
+                    started--;
                     return;
                 }
                 job = queue.poll();
@@ -86,9 +96,5 @@ final class Dispatcher {
         } finally {
             lock.unlock();
         }
-    }
-
-    int size() {
-        return threads.size();
     }
 }

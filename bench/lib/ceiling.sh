@@ -9,7 +9,7 @@
 # plain SQL function instead. The parameters' types and the result's columns are what
 # PostgreSQL infers from the statement itself (PREPARE, psql's \gdesc), so that a statement whose
 # parameters or columns change needs no edit here, only a value for a new parameter (ceiling_arg).
-make_function() { # $1 function name, $2 statement file; sets fn_params (names, signature order) and fn_coldefs
+make_function() { # $1 function name, $2 statement file; sets fn_params (names, signature order), fn_types and fn_coldefs
   local db="${mf_db:-$DB_CEIL}" body numbered types sig="" i=0 p
   # the statement with its fragments in place (include/<name>.sql), but for promote_due.sql: a
   # statement of its own, which the broker sends ahead in the same round trip and a function
@@ -33,6 +33,7 @@ SQL
   local -a ta=()
   IFS='|' read -r -a ta <<<"$types"
   [ "${#ta[@]}" = "${#fn_params[@]}" ] || fail "$2: ${#fn_params[@]} parameters, PostgreSQL typed ${#ta[@]} ($types)"
+  fn_types=("${ta[@]}")
   for p in "${fn_params[@]}"; do sig="${sig:+$sig, }p_$p ${ta[$i]}"; i=$((i + 1)); done
   fn_coldefs="$(printf '%s\n\\gdesc\n' "$numbered" | psql -X -At -F '|' -v ON_ERROR_STOP=1 -d "$db" \
     | awk -F'|' '{ printf "%s\"%s\" %s", (NR > 1 ? ", " : ""), $1, $2 }')" \
@@ -73,9 +74,10 @@ ceiling_defines() {
     -D "claimers=[{\"n\":1,\"worker_id\":\"bench-ceiling\",\"lease_seconds\":60,\"lo\":0,\"hi\":$b}]" -D 'claimers_none=[]'
 }
 # the call of the function just made (fn_params, fn_coldefs), with limit $2, as "FROM" wants it
+# (each argument cast to its parameter's type, as the broker's statement casts what it is sent)
 fn_call() { # $1 function name, $2 the limit
-  local args="" p
-  for p in "${fn_params[@]}"; do args="${args:+$args, }$(ceiling_arg "$p" "$2")"; done
+  local args="" i
+  for i in "${!fn_params[@]}"; do args="${args:+$args, }CAST($(ceiling_arg "${fn_params[$i]}" "$2") AS ${fn_types[$i]})"; done
   echo "$1($args) AS t($fn_coldefs)"
 }
 

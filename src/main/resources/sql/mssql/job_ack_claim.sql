@@ -30,7 +30,11 @@ BEGIN
     COMMIT TRANSACTION;
 END;
 
+-- include: claimers.sql
+
 -- include: claim.sql
+
+-- include: claim_slices.sql
 
 SELECT
     @acked = STRING_AGG(

@@ -8,7 +8,11 @@ SET NOCOUNT ON;
 SET XACT_ABORT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
+-- include: claimers.sql
+
 -- include: claim.sql
+
+-- include: claim_slices.sql
 
 SELECT c.*
 FROM @claimed AS c

@@ -29,6 +29,8 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
 -- include: claim_tables.sql
 
+-- include: claimers.sql
+
 DECLARE @walked TABLE (
     pos int NOT NULL PRIMARY KEY,
     k nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL,
@@ -277,6 +279,8 @@ FROM (
 ORDER BY r.turn ASC, r.pos ASC;
 
 -- include: fair_claim_update.sql
+
+-- include: claim_slices.sql
 
 -- the per-key window counts, for the keys whose jobs were claimed
 IF @key_rate IS NOT NULL

@@ -12,8 +12,17 @@
 -- many of the best :limit rows each queue holds without locking any, and each queue's locking
 -- read then takes that many. Scheduled jobs whose time has come are promoted first
 -- (include/promote_due.sql), in the same round trip and transaction.
+-- Claims merged by the broker (readpast.merging.claims) run as one: :claimers is a JSON array of
+-- {"n": the claim's index, "worker_id", "lease_seconds" (null: the queue's, else the default),
+-- "lo", "hi"}, slices of the ranked rows taken in order (the first claim gets the best rows, rows
+-- lo+1..hi); :limit is the sum. Each row comes back with its claim's index, "claimer".
 -- include: promote_due.sql
-WITH eligible AS (
+WITH claimers AS (
+    SELECT c.n, c.worker_id, c.lease_seconds, c.lo, c.hi
+    FROM jsonb_to_recordset(CAST(:claimers AS jsonb))
+         AS c(n integer, worker_id text, lease_seconds integer, lo integer, hi integer)
+),
+eligible AS (
     SELECT
         q.name,
         q.lease_seconds,
@@ -68,7 +77,8 @@ shares AS (
     GROUP BY w.queue
 ),
 picked AS (
-    SELECT c.id, e.lease_seconds AS queue_lease_seconds
+    SELECT c.id, e.lease_seconds AS queue_lease_seconds,
+           row_number() OVER (ORDER BY c.priority DESC, c.due_at, c.id) AS rn
     FROM eligible AS e
     LEFT JOIN shares AS sh ON sh.queue = e.name
     CROSS JOIN LATERAL (
@@ -87,15 +97,15 @@ picked AS (
 UPDATE readpast_job AS j
 SET status = 1,
     attempt = j.attempt + 1,
-    worker_id = :worker_id,
+    worker_id = cl.worker_id,
     lease_id = gen_random_uuid(),
-    lease_seconds = COALESCE(CAST(:lease_seconds AS integer), p.queue_lease_seconds,
-                             CAST(:default_lease_seconds AS integer)),
-    lease_expires_at = now() + COALESCE(CAST(:lease_seconds AS integer), p.queue_lease_seconds,
+    lease_seconds = COALESCE(cl.lease_seconds, p.queue_lease_seconds, CAST(:default_lease_seconds AS integer)),
+    lease_expires_at = now() + COALESCE(cl.lease_seconds, p.queue_lease_seconds,
                                         CAST(:default_lease_seconds AS integer)) * interval '1 second',
     heartbeat_at = NULL,
     modified_by = COALESCE(:modified_by, j.modified_by),
     updated_at = now()
 FROM picked AS p
+INNER JOIN claimers AS cl ON p.rn > cl.lo AND p.rn <= cl.hi
 WHERE j.id = p.id
-RETURNING j.*
+RETURNING j.*, cl.n AS claimer

@@ -32,8 +32,15 @@
 --   per-key window count is written in the same statement.
 -- Scheduled jobs of the claim's queues (:queues) whose time has come are promoted first
 -- (include/promote_due.sql), as job_claim does: a claim that fair queues fill runs no job_claim.
+-- Claims merged by the broker run as one (:claimers, as in job_claim: slices lo+1..hi of the
+-- rows taken, in the order the walk took them; :limit is their sum).
 -- include: promote_due.sql
-WITH RECURSIVE q AS (
+WITH RECURSIVE claimers AS (
+    SELECT c.n, c.worker_id, c.lease_seconds, c.lo, c.hi
+    FROM jsonb_to_recordset(CAST(:claimers AS jsonb))
+         AS c(n integer, worker_id text, lease_seconds integer, lo integer, hi integer)
+),
+q AS (
     SELECT
         f.name,
         -- how ix_readpast_job_fair names the queue (a fixed-width first column, see V19)
@@ -205,7 +212,7 @@ key_room AS (
     WHERE q.key_limited
 ),
 picked AS (
-    SELECT wk.id, wk.k, wk.pos
+    SELECT wk.id, wk.k, wk.pos, row_number() OVER (ORDER BY wk.turn, wk.pos, wk.k) AS rn
     FROM walked AS wk
     LEFT JOIN key_room AS kr ON kr.k = wk.k
     WHERE kr.k IS NULL OR wk.turn <= kr.room
@@ -243,20 +250,29 @@ cursor_moved AS (
     FROM cursor_row AS c
     WHERE u.name = c.name
     RETURNING u.name
+),
+-- each picked row with its claim
+assigned AS (
+    SELECT p.id, cl.n, cl.worker_id, cl.lease_seconds
+    FROM picked AS p
+    INNER JOIN claimers AS cl ON p.rn > cl.lo AND p.rn <= cl.hi
 )
 UPDATE readpast_job AS j
 SET status = 1,
     attempt = j.attempt + 1,
-    worker_id = :worker_id,
+    worker_id = a.worker_id,
     lease_id = gen_random_uuid(),
-    lease_seconds = COALESCE(CAST(:lease_seconds AS integer), (SELECT q.lease_seconds FROM q),
+    lease_seconds = COALESCE(a.lease_seconds, (SELECT q.lease_seconds FROM q),
                              CAST(:default_lease_seconds AS integer)),
-    lease_expires_at = now() + COALESCE(CAST(:lease_seconds AS integer), (SELECT q.lease_seconds FROM q),
+    lease_expires_at = now() + COALESCE(a.lease_seconds, (SELECT q.lease_seconds FROM q),
                                         CAST(:default_lease_seconds AS integer)) * interval '1 second',
     heartbeat_at = NULL,
     modified_by = COALESCE(:modified_by, j.modified_by),
     updated_at = now()
--- by primary key, one lookup per picked row: an array, not a join (whose generic plan, not
--- knowing that picked holds :limit rows at most, can merge-join a scan of the whole table)
+FROM assigned AS a
+-- by primary key, one lookup per picked row: the array drives the scan (a join alone, its generic
+-- plan not knowing that picked holds :limit rows at most, can merge-join a scan of the whole
+-- table); the join to the assigned rows then gives each its claim
 WHERE j.id = ANY (ARRAY(SELECT p.id FROM picked AS p))
-RETURNING j.*
+  AND j.id = a.id
+RETURNING j.*, a.n AS claimer

@@ -57,6 +57,9 @@ public class Leases {
      */
     public List<JobRow> claim(String workerId, List<String> queues, List<String> types, int limit,
                               Integer leaseSeconds, String by) {
+        if (config.merging().claims()) {
+            return merged(List.of(), workerId, queues, types, limit, leaseSeconds, by).jobs();
+        }
         long start = System.nanoTime();
         List<JobRow> jobs = store.jobClaim(claimParams(workerId, queues, types, limit, leaseSeconds, by));
         outcomes.leased(System.nanoTime() - start, jobs);
@@ -69,13 +72,56 @@ public class Leases {
      */
     public AckAndClaim ackAndClaim(List<CompleteItem> acks, String workerId, List<String> queues, List<String> types,
                                    int limit, Integer leaseSeconds, String by) {
-        if (acks.isEmpty()) {
-            return new AckAndClaim(List.of(), claim(workerId, queues, types, limit, leaseSeconds, by));
+        if (acks.isEmpty() || config.merging().claims()) {
+            return config.merging().claims() ? merged(acks, workerId, queues, types, limit, leaseSeconds, by)
+                    : new AckAndClaim(List.of(), claim(workerId, queues, types, limit, leaseSeconds, by));
         }
         long start = System.nanoTime();
         JobStore.AckClaimed r = store.jobAckClaim(acks, claimParams(workerId, queues, types, limit, leaseSeconds, by));
         outcomes.leased(System.nanoTime() - start, r.claimed());
         return new AckAndClaim(completions(acks, r.acked()), r.claimed());
+    }
+
+    /** A claim (with its acks, maybe none) waiting to go into a merged statement. */
+    private record Merged(List<CompleteItem> acks, ClaimParams claim) {
+    }
+
+    /** Past this many queue-and-type sets, the merging lines start again (a client making up sets must not grow them). */
+    private static final int LINES_MAX = 10_000;
+    private final java.util.concurrent.ConcurrentHashMap<String, Coalescer<Merged, JobStore.AckClaimed>> lines =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * A claim merged with the others of its queues, types and key that arrive while a claim of
+     * theirs is in flight (readpast.merging.claims): one statement for all, each its own slice.
+     */
+    private AckAndClaim merged(List<CompleteItem> acks, String workerId, List<String> queues, List<String> types,
+                               int limit, Integer leaseSeconds, String by) {
+        String key = (queues == null ? "*" : String.join("\u0000", queues)) + "\u0001"
+                + (types == null ? "*" : String.join("\u0000", types)) + "\u0001" + by;
+        if (lines.size() > LINES_MAX) {
+            lines.clear();
+        }
+        Coalescer<Merged, JobStore.AckClaimed> line = lines.computeIfAbsent(key, k -> new Coalescer<>(
+                batch -> store.jobClaimMerged(batch.stream().map(Merged::acks).toList(),
+                        batch.stream().map(Merged::claim).toList()),
+                m -> m.claim().limit(), config.limits().claimMax()));
+        long start = System.nanoTime();
+        JobStore.AckClaimed r = line.submit(new Merged(acks, claimParams(workerId, queues, types, limit, leaseSeconds,
+                by)));
+        outcomes.leased(System.nanoTime() - start, r.claimed());
+        if (acks.isEmpty()) {
+            return new AckAndClaim(List.of(), r.claimed());
+        }
+        // the acks done are those of every merged claim: this claim's own, to answer and count
+        Map<Long, JobStore.Acked> mine = new java.util.HashMap<>();
+        for (CompleteItem i : acks) {
+            JobStore.Acked a = r.acked().get(i.id());
+            if (a != null) {
+                mine.put(i.id(), a);
+            }
+        }
+        return new AckAndClaim(completions(acks, mine), r.claimed());
     }
 
     private ClaimParams claimParams(String workerId, List<String> queues, List<String> types, int limit,

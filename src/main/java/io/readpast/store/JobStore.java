@@ -59,6 +59,14 @@ public interface JobStore {
     record AckClaimed(Map<Long, Acked> acked, List<JobRow> claimed) {
     }
 
+    /**
+     * Claims (each with its acks, maybe none) merged into one statement: they share queues, types
+     * and key ({@code by}), each has its worker, limit and lease length, and gets its slice of the
+     * claimed jobs (the first claim the best ones). One answer per claim, in order; the acks done
+     * are the same map in every answer.
+     */
+    List<AckClaimed> jobClaimMerged(List<List<CompleteItem>> acks, List<ClaimParams> claims);
+
     /** Extends the lease (LEASED becomes PROCESSING); null {@code leaseSeconds} keeps the claim's length. */
     Optional<JobRow> jobHeartbeat(LeaseRef lease, Integer leaseSeconds, String progress);
 

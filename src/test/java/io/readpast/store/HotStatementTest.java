@@ -65,12 +65,11 @@ class HotStatementTest {
             // pgjdbc prepares a statement on the server from its fifth execution on a connection
             for (int i = 0; i < 10; i++) {
                 claimed += store.sql().query(c, Stmt.JOB_CLAIM, Params.of()
-                        .str("worker_id", "plan-test")
+                        .str("claimers", "[{\"n\":0,\"worker_id\":\"plan-test\",\"lease_seconds\":null,\"lo\":0,\"hi\":50}]")
                         .str("queues", "[\"plan-test-no-such-queue\"]")
                         .str("types", null)
                         .str("locked_queues", "[]")
                         .integer("limit", 50)
-                        .integer("lease_seconds", null)
                         .integer("default_lease_seconds", 30)
                         .str("modified_by", null), (rs, cols) -> 1).size();
                 assertEquals(before, setting(c), "the setting is the transaction's only");
@@ -128,8 +127,8 @@ class HotStatementTest {
                 s.execute("SET LOCAL plan_cache_mode = force_generic_plan");
                 for (String file : List.of("job_claim.sql", "job_ack_claim.sql")) {
                     String plan = genericPlan(s, file, java.util.Map.of(
-                            "worker_id", "'plan-test'", "queues", "'[\"plan-plain\"]'", "types", "NULL",
-                            "locked_queues", "'[]'", "limit", "200", "lease_seconds", "NULL",
+                            "claimers", "'[{\"n\":0,\"worker_id\":\"plan-test\",\"lease_seconds\":null,\"lo\":0,\"hi\":200}]'",
+                            "queues", "'[\"plan-plain\"]'", "types", "NULL", "locked_queues", "'[]'", "limit", "200",
                             "default_lease_seconds", "30", "modified_by", "NULL", "items", "'[]'", "linked", "false"));
                     java.util.Set<String> indexes = named(plan, "Index Name");
                     java.util.Set<String> relations = named(plan, "Relation Name");

@@ -60,69 +60,214 @@ final class ClaimPath {
     }
 
     List<JobRow> claim(ClaimParams claim) {
-        String queuesJson = claim.queues() == null ? null : Json.write(claim.queues());
-        Params p = claimParams(claim, queuesJson);
-        if (!capped.inScope(claim.queues())) {
+        return claimMany(List.of(claim)).get(0);
+    }
+
+    AckClaimed ackClaim(List<CompleteItem> acks, ClaimParams claim) {
+        return ackClaimMany(List.of(acks), List.of(claim)).get(0);
+    }
+
+    /**
+     * Claims merged into one statement (readpast.merging.claims): they share queues, types and
+     * key; each has its worker, limit and lease length. The statement takes the sum of their
+     * limits and gives each its slice of the ranked rows (the first claim the best ones); caps,
+     * rate limits, fairness and groups hold because the statement enforces them on the whole.
+     * One list of claimed jobs per claim, in claim order.
+     */
+    List<List<JobRow>> claimMany(List<ClaimParams> claims) {
+        ClaimParams first = claims.get(0);
+        String queuesJson = first.queues() == null ? null : Json.write(first.queues());
+        Slices slices = new Slices(claims);
+        Params p = claimParams(first, queuesJson);
+        if (!capped.inScope(first.queues())) {
             // No capped queue in scope: the claim alone, one statement (one round trip on
             // PostgreSQL). Locking nothing, it leaves capped queues alone even if one was capped
             // a moment ago elsewhere, so the cap holds whatever the cache says.
             p.str("locked_queues", "[]");
-            return gate.run(() -> sql.oneStatement(c -> claimed(sql.queryJobs(c, Stmt.JOB_CLAIM, p))));
+            return gate.run(() -> sql.oneStatement(c -> {
+                slices.take(c, Stmt.JOB_CLAIM, p);
+                return slices.claimed();
+            }));
         }
-        String fairOnly = capped.onlyFairFree(claim.queues());
+        String fairOnly = capped.onlyFairFree(first.queues());
         if (fairOnly != null) {
             // a fair queue with round-robin alone, and nothing else in scope: job_claim_fair
             // alone, one statement (it takes no queue lock, and no plain queue is reachable)
-            return gate.run(() -> sql.oneStatement(c -> claimed(claimFair(c, p, fairOnly))));
+            return gate.run(() -> sql.oneStatement(c -> {
+                slices.take(c, Stmt.JOB_CLAIM_FAIR, p.str("queue", fairOnly).bool("locked", false));
+                return slices.claimed();
+            }));
         }
-        List<String> fairFree = capped.fairFree(claim.queues());
-        return gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit(), fairFree)));
+        List<String> fairFree = capped.fairFree(first.queues());
+        return gate.run(() -> sql.tx(c -> {
+            claimLocked(c, p, queuesJson, slices, fairFree);
+            return slices.claimed();
+        }));
     }
 
-    private List<JobRow> claimFair(Connection c, Params p, String queue) throws SQLException {
-        p.str("queue", queue).bool("locked", false);
-        return sql.queryJobs(c, Stmt.JOB_CLAIM_FAIR, p);
-    }
-
-    AckClaimed ackClaim(List<CompleteItem> acks, ClaimParams claim) {
-        String queuesJson = claim.queues() == null ? null : Json.write(claim.queues());
-        String items = itemsJson(acks);
-        Params p = claimParams(claim, queuesJson);
-        if (capped.inScope(claim.queues())) {
+    /**
+     * Ack-and-claims merged into one statement, as {@link #claimMany}: every claim's acks go
+     * together (the claims share their key, recorded as modified_by on both), and each claim is
+     * answered with the acks done (the same map for all: each reads its own items from it) and
+     * its slice of the claimed jobs.
+     */
+    List<AckClaimed> ackClaimMany(List<List<CompleteItem>> ackLists, List<ClaimParams> claims) {
+        ClaimParams first = claims.get(0);
+        List<CompleteItem> acks = new ArrayList<>();
+        ackLists.forEach(acks::addAll);
+        if (acks.isEmpty()) {
+            List<List<JobRow>> claimed = claimMany(claims);
+            List<AckClaimed> out = new ArrayList<>(claims.size());
+            claimed.forEach(rows -> out.add(new AckClaimed(Map.of(), rows)));
+            return out;
+        }
+        String queuesJson = first.queues() == null ? null : Json.write(first.queues());
+        Slices slices = new Slices(claims);
+        Params p = claimParams(first, queuesJson);
+        Map<Long, Acked> acked;
+        if (capped.inScope(first.queues())) {
             // the acks commit first, in a transaction of their own: the claim's queue lock is
             // never taken while this transaction still holds the acked rows (two ack-and-claims
             // on one capped queue would otherwise wait for each other's deletes, and deadlock)
-            Map<Long, Acked> acked = completeMany(acks, claim.by());
-            String fairOnly = capped.onlyFairFree(claim.queues());
+            acked = completeMany(acks, first.by());
+            String fairOnly = capped.onlyFairFree(first.queues());
             if (fairOnly != null) {
-                return new AckClaimed(acked, gate.run(() -> sql.oneStatement(c -> claimed(claimFair(c, p, fairOnly)))));
+                gate.run(() -> sql.oneStatement(c -> {
+                    slices.take(c, Stmt.JOB_CLAIM_FAIR, p.str("queue", fairOnly).bool("locked", false));
+                    return null;
+                }));
+            } else {
+                List<String> fairFree = capped.fairFree(first.queues());
+                gate.run(() -> sql.tx(c -> {
+                    claimLocked(c, p, queuesJson, slices, fairFree);
+                    return null;
+                }));
             }
-            List<String> fairFree = capped.fairFree(claim.queues());
-            return new AckClaimed(acked, gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, claim.limit(),
-                    fairFree))));
+        } else {
+            p.str("items", itemsJson(acks)).bool("linked", false).str("claimers", slices.json())
+                    .integer("limit", slices.remaining());
+            Map<Long, Acked> fast = gate.run(() -> sql.oneStatement(c -> {
+                // one row per claimed job (or one row of nulls), the acked jobs on the first row
+                String[] ackedJson = new String[1];
+                sql.query(c, Stmt.JOB_ACK_CLAIM, p, (rs, cols) -> {
+                    String a = rs.getString(cols.get("acked"));
+                    if (a != null) {
+                        ackedJson[0] = a;
+                    }
+                    rs.getLong(cols.get("id"));
+                    if (!rs.wasNull()) {
+                        slices.row(rs, cols);
+                    }
+                    return Boolean.TRUE;
+                });
+                Map<Long, Acked> ackedJobs = parseAcked(ackedJson[0]);
+                churn.addAndGet(ackedJobs.size());
+                return ackedJobs;
+            }));
+            // jobs of a batch, or with dependents, were left alone: completed now, with their settling
+            acked = completeLinked(acks, first.by(), fast);
         }
-        p.str("items", items).bool("linked", false);
-        AckClaimed fast = gate.run(() -> sql.oneStatement(c -> {
-            // one row per claimed job (or one row of nulls), the acked jobs on the first row
-            String[] acked = new String[1];
-            List<JobRow> claimed = new ArrayList<>();
-            sql.query(c, Stmt.JOB_ACK_CLAIM, p, (rs, cols) -> {
-                String a = rs.getString(cols.get("acked"));
-                if (a != null) {
-                    acked[0] = a;
+        List<List<JobRow>> claimed = slices.claimed();
+        List<AckClaimed> out = new ArrayList<>(claims.size());
+        for (List<JobRow> rows : claimed) {
+            out.add(new AckClaimed(acked, rows));
+        }
+        return out;
+    }
+
+    /**
+     * The claims of one statement and what each still wants: each statement is given
+     * {@link #json} (a slice lo+1..hi of its ranked rows per claim that wants more) and
+     * {@link #remaining} as its limit; the rows it returns, each with its claim's index, go to
+     * their claims.
+     */
+    private final class Slices {
+        private final List<ClaimParams> claims;
+        private final int[] wanted;
+        private final List<List<JobRow>> rows;
+
+        Slices(List<ClaimParams> claims) {
+            this.claims = claims;
+            this.wanted = new int[claims.size()];
+            this.rows = new ArrayList<>(claims.size());
+            for (int i = 0; i < claims.size(); i++) {
+                wanted[i] = claims.get(i).limit();
+                rows.add(new ArrayList<>());
+            }
+        }
+
+        int remaining() {
+            int n = 0;
+            for (int w : wanted) {
+                n += w;
+            }
+            return n;
+        }
+
+        /** The claims that want more: {"n", "worker_id", "lease_seconds", "lo", "hi"}. */
+        String json() {
+            StringWriter w = new StringWriter(claims.size() * 80);
+            try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
+                g.writeStartArray();
+                int at = 0;
+                for (int i = 0; i < claims.size(); i++) {
+                    if (wanted[i] <= 0) {
+                        continue;
+                    }
+                    g.writeStartObject();
+                    g.writeNumberField("n", i);
+                    g.writeStringField("worker_id", claims.get(i).workerId());
+                    if (claims.get(i).leaseSeconds() == null) {
+                        g.writeNullField("lease_seconds");
+                    } else {
+                        g.writeNumberField("lease_seconds", claims.get(i).leaseSeconds());
+                    }
+                    g.writeNumberField("lo", at);
+                    at += wanted[i];
+                    g.writeNumberField("hi", at);
+                    g.writeEndObject();
                 }
-                rs.getLong(cols.get("id"));
-                if (!rs.wasNull()) {
-                    claimed.add(sql.rows().job(rs, cols));
-                }
+                g.writeEndArray();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            return w.toString();
+        }
+
+        /** Runs a claim statement for what the claims still want; its rows go to their claims. */
+        void take(Connection c, Stmt stmt, Params p) throws SQLException {
+            if (remaining() <= 0) {
+                return;
+            }
+            p.str("claimers", json()).integer("limit", remaining());
+            sql.query(c, stmt, p, (rs, cols) -> {
+                row(rs, cols);
                 return Boolean.TRUE;
             });
-            Map<Long, Acked> ackedJobs = parseAcked(acked[0]);
-            churn.addAndGet(ackedJobs.size());
-            return new AckClaimed(ackedJobs, claimed(claimed));
-        }));
-        // jobs of a batch, or with dependents, were left alone: completed now, with their settling
-        return new AckClaimed(completeLinked(acks, claim.by(), fast.acked()), fast.claimed());
+        }
+
+        /** A claimed row (with its claim's index, "claimer"), to its claim. */
+        void row(java.sql.ResultSet rs, Map<String, Integer> cols) throws SQLException {
+            int n = rs.getInt(cols.get("claimer"));
+            rows.get(n).add(sql.rows().job(rs, cols));
+            wanted[n]--;
+        }
+
+        /** Every claim's jobs, each list in claim order. */
+        List<List<JobRow>> claimed() {
+            List<List<JobRow>> out = new ArrayList<>(rows.size());
+            for (List<JobRow> r : rows) {
+                out.add(ClaimPath.this.claimed(r));
+            }
+            return out;
+        }
+
+        /** All rows claimed so far, of every claim. */
+        List<JobRow> all() {
+            List<JobRow> out = new ArrayList<>();
+            rows.forEach(out::addAll);
+            return out;
+        }
     }
 
     Map<Long, Acked> completeMany(List<CompleteItem> items, String by) {
@@ -162,13 +307,11 @@ final class ClaimPath {
         return all;
     }
 
+    /** What the claims of one statement share (queues, types, key); {@link Slices} adds the rest. */
     private static Params claimParams(ClaimParams claim, String queuesJson) {
         return Params.of()
-                .str("worker_id", claim.workerId())
                 .str("queues", queuesJson)
                 .str("types", claim.types() == null ? null : Json.write(claim.types()))
-                .integer("limit", claim.limit())
-                .integer("lease_seconds", claim.leaseSeconds())
                 .integer("default_lease_seconds", claim.defaultLeaseSeconds())
                 .str("modified_by", claim.by());
     }
@@ -179,7 +322,7 @@ final class ClaimPath {
      * (those locked, then {@code fairFree}, the ones with round-robin alone, which need no
      * lock), in name order; then the other queues by job_claim with what is left of the limit.
      */
-    private List<JobRow> claimLocked(Connection c, Params p, String queuesJson, int limit, List<String> fairFree)
+    private void claimLocked(Connection c, Params p, String queuesJson, Slices slices, List<String> fairFree)
             throws SQLException {
         List<String> locked = new ArrayList<>();
         List<String> fair = new ArrayList<>();
@@ -196,7 +339,6 @@ final class ClaimPath {
             }
             return Boolean.TRUE;
         });
-        List<JobRow> rows = new ArrayList<>();
         List<String> fairLocked = List.copyOf(fair);
         for (String queue : fairFree) {
             if (!fair.contains(queue)) {
@@ -204,22 +346,14 @@ final class ClaimPath {
             }
         }
         for (String queue : fair) {
-            if (rows.size() >= limit) {
-                break;
-            }
-            p.str("queue", queue).bool("locked", fairLocked.contains(queue)).integer("limit", limit - rows.size());
-            rows.addAll(sql.queryJobs(c, Stmt.JOB_CLAIM_FAIR, p));
+            slices.take(c, Stmt.JOB_CLAIM_FAIR, p.str("queue", queue).bool("locked", fairLocked.contains(queue)));
         }
-        if (rows.size() < limit) {
-            p.str("locked_queues", Json.write(locked)).integer("limit", limit - rows.size());
-            rows.addAll(sql.queryJobs(c, Stmt.JOB_CLAIM, p));
-        }
-        List<JobRow> claimed = claimed(rows);
+        slices.take(c, Stmt.JOB_CLAIM, p.str("locked_queues", Json.write(locked)));
         if (!rateLimited.isEmpty()) {
             // Rate limits: count this claim in each rate-limited queue's window, in the same
             // transaction, while its row is still locked (the next claim there reads the count).
             Map<String, Integer> perQueue = new TreeMap<>();
-            for (JobRow j : claimed) {
+            for (JobRow j : slices.all()) {
                 if (rateLimited.contains(j.queue())) {
                     perQueue.merge(j.queue(), 1, Integer::sum);
                 }
@@ -230,7 +364,6 @@ final class ClaimPath {
                 sql.execute(c, Stmt.QUEUE_RATE_COUNT, Params.of().str("counts", Json.write(counts)));
             }
         }
-        return claimed;
     }
 
     /** job_complete_many; the moved rows also into {@code moved} (null: not wanted). */

@@ -143,6 +143,11 @@ final class JdbcJobStore implements JobStore {
     }
 
     @Override
+    public List<AckClaimed> jobClaimMerged(List<List<CompleteItem>> acks, List<ClaimParams> claims) {
+        return this.claims.ackClaimMany(acks, claims);
+    }
+
+    @Override
     public Map<Long, Acked> jobCompleteMany(List<CompleteItem> items, String by) {
         return claims.completeMany(items, by);
     }

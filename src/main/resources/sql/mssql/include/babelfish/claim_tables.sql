@@ -48,5 +48,7 @@ DECLARE @claimed TABLE (
     fairness_key nvarchar(200) NULL,
     batch_id bigint NULL,
     has_dependents bit NOT NULL,
-    deps_left int NOT NULL
+    deps_left int NOT NULL,
+    -- which of the merged claims the row went to (include/claim_slices.sql)
+    claimer int NULL
 );

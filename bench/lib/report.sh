@@ -12,7 +12,7 @@ mode_text() {
 report_header() { # $1 title suffix
   echo "# Readpast benchmark $stamp ($mode$1), commit ${git_commit:0:12}"
   echo
-  echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), total duration ${duration}s"
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), total duration ${duration}s ($(printf '%s, ' "${phase_times[@]}" | sed 's/, $//'))"
   echo "- machine: $(hostname), $(uname -srm), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) RAM; load average $load_start at start, $load_end at end (the machine is shared: other work may run alongside)"
   echo "- Readpast: commit $git_commit at the start of the run$([ "$git_dirty" -gt 0 ] && echo " (+$git_dirty uncommitted changes under src/ or pom.xml: the jar may include them)"), jar ($([ -n "${BENCH_APP:-}" ] && echo "BENCH_APP=$BENCH_APP, not the commit's build" || echo target/quarkus-app), copied at the start) built $jar_time, default settings (pool max-size 20), auth off"
   local m

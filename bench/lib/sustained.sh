@@ -183,14 +183,14 @@ sustained_readpast() { # $1 repetition
     med="$(median "${maxes[@]}")"
     S[$m|max_median]="$med"
     for i in $(seq 1 "$sus_runs50"); do
-      r="$(calc %.0f "$med * 0.5")"
+      r="$(calc %.0f "$med * 0.5")"; [ "$r" -ge 1 ] || r=1  # a rate of 0 would be the maximum again
       sus_settle
       sus_driver "p50load$i" "$r" "sus_50_$i" "$broker_pid" $DB_SUS
       sus_add "$m|rate" "$sus_line"
       log "sustained 50% ($i): ${S[$m|rate]##*$'\n'}"
     done
     if [ "$sus_p80" = 1 ]; then
-      r="$(calc %.0f "$med * 0.8")"
+      r="$(calc %.0f "$med * 0.8")"; [ "$r" -ge 1 ] || r=1
       sus_settle
       sus_driver p80load "$r" sus_80 "$broker_pid" $DB_SUS
       sus_add "$m|rate" "$sus_line"
@@ -210,7 +210,7 @@ sustained_native() { # the maximum and 50% once more on the native binary (BENCH
   sus_driver native_max 0 sus_nmax "$broker_pid" $DB_SUS
   sus_add "$m|native" "$sus_line"
   nmax="$(kv "$sus_line" jobs_per_s)"
-  sus_driver native_p50load "$(calc %.0f "$nmax * 0.5")" sus_n50 "$broker_pid" $DB_SUS
+  sus_driver native_p50load "$(calc %.0f "$nmax * 0.5 + 0.5")" sus_n50 "$broker_pid" $DB_SUS
   sus_add "$m|native" "$sus_line"
   S[$m|native_rss]="$(awk '/VmHWM/ { print $2 }' /proc/$broker_pid/status 2>/dev/null || echo '?')"
   log "sustained native: ${S[$m|native]}"
@@ -297,10 +297,10 @@ sustained_all() {
   for rep in $(seq 1 "$reps"); do
     for m in $run_modes; do
       set_mode "$m"
-      sustained_ceiling "$rep"
-      sustained_readpast "$rep"
-      sustained_three "$rep"
-      sustained_graphile "$rep"
+      timed "ceiling ($m $rep)" sustained_ceiling "$rep"
+      timed "readpast ($m $rep)" sustained_readpast "$rep"
+      timed "three ($m $rep)" sustained_three "$rep"
+      timed "graphile ($m $rep)" sustained_graphile "$rep"
     done
   done
   case " $run_modes " in *" shared "*) set_mode shared; sustained_native ;; esac

@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -166,10 +167,18 @@ func (c *Client) do(ctx context.Context, method, path string, body any, headers 
 		return 0, &Error{Detail: fmt.Sprintf("%s %s: %v", method, path, err), Err: err}
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
+	// answers are read into pooled buffers sized by Content-Length: a claim's answer is hundreds
+	// of kilobytes, and growing a fresh slice for each is most of a worker's garbage
+	buf := buffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer buffers.Put(buf)
+	if resp.ContentLength > 0 {
+		buf.Grow(int(resp.ContentLength))
+	}
+	if _, err := buf.ReadFrom(resp.Body); err != nil {
 		return 0, &Error{Detail: fmt.Sprintf("%s %s: reading the answer: %v", method, path, err), Err: err}
 	}
+	raw := buf.Bytes() // json.Unmarshal copies what it keeps (json.RawMessage too)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		if out != nil && len(raw) > 0 {
 			if err := json.Unmarshal(raw, out); err != nil {
@@ -180,7 +189,7 @@ func (c *Client) do(ctx context.Context, method, path string, body any, headers 
 	}
 	var p *problem
 	if json.Unmarshal(raw, &p) != nil || p == nil {
-		p = &problem{Detail: strings.TrimSpace(string(raw))}
+		p = &problem{Detail: strings.TrimSpace(string(raw))} // string() copies
 		if p.Detail == "" {
 			p.Detail = http.StatusText(resp.StatusCode)
 		}
@@ -190,6 +199,8 @@ func (c *Client) do(ctx context.Context, method, path string, body any, headers 
 	e.RequestID = resp.Header.Get("X-Request-Id")
 	return resp.StatusCode, e
 }
+
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 func pathEscape(s string) string { return url.PathEscape(s) }
 

@@ -23,13 +23,13 @@ drain_driver() { # $1 output name, then the Driver's options
 archived() { pgval -d "$1" -c "select count(*) from readpast_job_archive where queue = '$2' and status = 3"; }
 
 # graphile-worker drains N (bench/peers/run-peer.sh graphile) in the current mode; its RESULT
-# line, or FAILED/SKIPPED with the reason
+# line, or "FAILED peer=graphile-worker <reason>"
 graphile_drain() { # $1 a name for its output
   case " $peer_list " in
     *" graphile-worker "*|*" graphile "*) ;;
-    *) echo "SKIPPED graphile-worker: not in the peers of this run (--peers)"; return 0 ;;
+    *) echo "FAILED peer=graphile-worker SKIPPED: not in the peers of this run (--peers)"; return 0 ;;
   esac
-  if [ -n "${skip_reason[node-peers]:-}" ]; then echo "SKIPPED graphile-worker: ${skip_reason[node-peers]}"; return 0; fi
+  if [ -n "${skip_reason[node-peers]:-}" ]; then echo "FAILED peer=graphile-worker SKIPPED: ${skip_reason[node-peers]}"; return 0; fi
   local pdb=${dbp}graphile out="$tmp/peer-graphile-$1.out" line=""
   if BENCH_JDBC_URL="jdbc:postgresql://$PGHOST:$PGPORT/postgres" BENCH_DB_USER="$PGUSER" BENCH_DB_NAME="$pdb" \
       BENCH_TIMEOUT_S="${BENCH_TIMEOUT_S:-600}" "${app_prefix[@]}" "$here/peers/run-peer.sh" graphile "$n" "$w" \

@@ -49,6 +49,9 @@ ensure_prerequisites() {
   for p in $peer_list; do
     case "$p" in graphile-worker|graphile|pg-boss|pgboss) node_peers=1 ;; db-scheduler|dbscheduler|jobrunr) java_peers=1 ;; esac
   done
+  # only graphile-worker runs in the sustained phases, and no peer with the fair queues alone
+  [ "${only_sustained:-0}" != 1 ] || java_peers=0
+  [ "${BENCH_ONLY_FAIR:-0}" != 1 ] || { node_peers=0; java_peers=0; }
   if [ "$node_peers" = 1 ]; then
     local nm="$here/peers/node"
     if [ ! -f "$nm/node_modules/.package-lock.json" ] || [ "$nm/package-lock.json" -nt "$nm/node_modules/.package-lock.json" ]; then

@@ -46,11 +46,13 @@ public class ClaimResource {
     private final com.fasterxml.jackson.databind.ObjectMapper mapper;
     private final JobBodies bodies;
     private final io.readpast.ops.JobTracing tracing;
+    private final io.readpast.core.Leases leases;
 
     public ClaimResource(ReadpastConfig config, Caller caller, LongPollClaims claims, Queues queueBook,
                          com.fasterxml.jackson.databind.ObjectMapper mapper, JobBodies bodies,
-                         io.readpast.ops.JobTracing tracing) {
+                         io.readpast.ops.JobTracing tracing, io.readpast.core.Leases leases) {
         this.tracing = tracing;
+        this.leases = leases;
         this.config = config;
         this.caller = caller;
         this.claims = claims;
@@ -122,7 +124,7 @@ public class ClaimResource {
             ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
     @org.eclipse.microprofile.openapi.annotations.responses.APIResponse(responseCode = "503",
             ref = ApiDocs.UNAVAILABLE)
-    public Responses.Claimed claim(Requests.Claim body) {
+    public Responses.Claimed claim(Requests.Claim body, @jakarta.ws.rs.core.Context io.vertx.core.http.HttpServerRequest http) {
         Requests.Claim b = Validate.body(body);
         String workerId = Validate.text("workerId", b.workerId(), Validate.NAME_MAX, true);
         int limit = Validate.range("limit", b.limit(), 1, 1, config.limits().claimMax());
@@ -134,7 +136,8 @@ public class ClaimResource {
         int wait = Validate.range("waitSeconds", b.waitSeconds(), 0, 0, 30);
         java.time.Instant start = java.time.Instant.now();
         if (b.ack() == null) {
-            List<JobRow> jobs = claims.claim(workerId, queues, types, limit, lease, caller.name(), wait);
+            List<JobRow> jobs = givenBackIfGone(http, claims.claim(workerId, queues, types, limit, lease, caller.name(),
+                    wait));
             tracing.manyJobs("claim", jobs, start);
             return new Responses.Claimed(jobs.stream().map(JobView::withLease).toList(),
                     jobs.isEmpty() ? queueBook.unknown(queues, workerId) : List.of(), null);
@@ -146,9 +149,23 @@ public class ClaimResource {
         acks.withhold(bodies.outOfScope(acks.valid().stream().map(io.readpast.store.CompleteItem::id).toList()));
         Leases.AckAndClaim done = claims.claim(acks.valid(), workerId, queues, types, limit, lease,
                 caller.name(), wait);
-        List<JobRow> jobs = done.jobs();
+        List<JobRow> jobs = givenBackIfGone(http, done.jobs());
         tracing.manyJobs("claim", jobs, start);
         return new Responses.Claimed(jobs.stream().map(JobView::withLease).toList(),
                 jobs.isEmpty() ? queueBook.unknown(queues, workerId) : List.of(), acks.answers(done.acks()));
+    }
+
+    /**
+     * The client went away while its claim was waiting or running (a long poll given up, a
+     * worker killed): nobody will ever see these leases, so the jobs go back to the queue at once
+     * (released: no attempt spent) instead of when the leases run out. Returns what is left to
+     * answer: nothing then.
+     */
+    private List<JobRow> givenBackIfGone(io.vertx.core.http.HttpServerRequest http, List<JobRow> jobs) {
+        if (jobs.isEmpty() || http == null || !http.response().closed()) {
+            return jobs;
+        }
+        leases.giveBack(jobs, caller.name());
+        return List.of();
     }
 }

@@ -3,7 +3,6 @@ package io.readpast.core;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -33,8 +32,7 @@ public final class Coalescer<I, O> {
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Slot<I, O>> line = new ArrayDeque<>();
     private boolean running;
-    private final AtomicLong statements = new AtomicLong();
-    private final AtomicLong items = new AtomicLong();
+    private final java.util.function.IntConsumer ran;
 
     /**
      * @param statement runs the items of one statement; returns one answer per item, in order
@@ -42,10 +40,12 @@ public final class Coalescer<I, O> {
      * @param weight    an item's share of a statement (jobs, rows); at most {@code maxWeight}
      *                  go into one statement, but an item heavier than that runs alone
      */
-    public Coalescer(Function<List<I>, List<O>> statement, ToIntFunction<I> weight, int maxWeight) {
+    public Coalescer(Function<List<I>, List<O>> statement, ToIntFunction<I> weight, int maxWeight,
+                     java.util.function.IntConsumer ran) {
         this.statement = statement;
         this.weight = weight;
         this.maxWeight = Math.max(1, maxWeight);
+        this.ran = ran;
     }
 
     private static final class Slot<I, O> {
@@ -131,8 +131,7 @@ public final class Coalescer<I, O> {
         for (Slot<I, O> s : batch) {
             in.add(s.item);
         }
-        statements.incrementAndGet();
-        items.addAndGet(batch.size());
+        ran.accept(batch.size());
         try {
             List<O> out = statement.apply(in);
             if (out.size() != batch.size()) {
@@ -171,15 +170,5 @@ public final class Coalescer<I, O> {
             lock.unlock();
         }
         LockSupport.unpark(next.owner);
-    }
-
-    /** Statements run so far. */
-    public long statements() {
-        return statements.get();
-    }
-
-    /** Items run so far. */
-    public long items() {
-        return items.get();
     }
 }

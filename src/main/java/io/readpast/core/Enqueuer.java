@@ -42,7 +42,7 @@ public class Enqueuer {
     private final Coalescer<List<NewJobRequest>, List<Enqueued>> merged;
 
     public Enqueuer(JobStore store, ReadpastConfig config, JobOutcomes outcomes, JobAnnouncer announcer, Queues queues,
-                    Timetable timetable, TimersTask timers) {
+                    Timetable timetable, TimersTask timers, MergeStats stats) {
         this.store = store;
         this.config = config;
         this.outcomes = outcomes;
@@ -50,7 +50,8 @@ public class Enqueuer {
         this.queues = queues;
         this.timetable = timetable;
         this.timers = timers;
-        this.merged = new Coalescer<>(this::enqueueRequests, List::size, config.limits().batchMax());
+        this.merged = new Coalescer<>(this::enqueueRequests, List::size, config.limits().batchMax(),
+                n -> stats.ran(MergeStats.Kind.ENQUEUES, n));
     }
 
     /**
@@ -85,10 +86,6 @@ public class Enqueuer {
         return out;
     }
 
-    /** Statements and requests of the merged enqueues so far (the statements-per-request figure). */
-    public long[] mergedCounts() {
-        return new long[] {merged.statements(), merged.items()};
-    }
 
     /**
      * A validated enqueue; {@code payload} and {@code tags} are JSON text; {@code webhookUrl} the

@@ -36,7 +36,10 @@ public class Leases {
     private final JobOutcomes outcomes;
     private final Timetable timetable;
 
-    public Leases(JobStore store, ReadpastConfig config, JobOutcomes outcomes, Timetable timetable) {
+    private final MergeStats stats;
+
+    public Leases(JobStore store, ReadpastConfig config, JobOutcomes outcomes, Timetable timetable, MergeStats stats) {
+        this.stats = stats;
         this.store = store;
         this.config = config;
         this.outcomes = outcomes;
@@ -105,7 +108,7 @@ public class Leases {
         Coalescer<Merged, JobStore.AckClaimed> line = lines.computeIfAbsent(key, k -> new Coalescer<>(
                 batch -> store.jobClaimMerged(batch.stream().map(Merged::acks).toList(),
                         batch.stream().map(Merged::claim).toList()),
-                m -> m.claim().limit(), config.limits().claimMax()));
+                m -> m.claim().limit(), config.limits().claimMax(), n -> stats.ran(MergeStats.Kind.CLAIMS, n)));
         long start = System.nanoTime();
         JobStore.AckClaimed r = line.submit(new Merged(acks, claimParams(workerId, queues, types, limit, leaseSeconds,
                 by)));
@@ -198,6 +201,22 @@ public class Leases {
             }
         }
         return out;
+    }
+
+    /**
+     * Gives back jobs leased to a client that went away before it was answered: each released
+     * at once (no attempt spent), in its place in line; one whose lease is already gone is left.
+     */
+    public void giveBack(List<JobRow> jobs, String by) {
+        for (JobRow job : jobs) {
+            try {
+                release(job.id(), job.leaseId(), null, by);
+            } catch (BrokerException e) {
+                LOG.debugf("Job %d leased to a client that went away could not be given back: %s", job.id(),
+                        e.getMessage());
+            }
+        }
+        LOG.debugf("Gave back %d jobs leased to a client that went away", jobs.size());
     }
 
     /**

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * and lag gauges per queue (refreshed by {@link QueueGauges}), claim latency and batch size.
  */
 @ApplicationScoped
+@io.quarkus.runtime.Startup // its meters (the merging counters, the waiting claims) are served from the start
 public class BrokerMetrics implements JobEvents {
 
     /** The latest depth and lag of one queue, read by the gauges. */
@@ -30,8 +31,21 @@ public class BrokerMetrics implements JobEvents {
     private final Timer claimTimer;
     private final DistributionSummary claimBatch;
 
-    public BrokerMetrics(MeterRegistry registry) {
+    public BrokerMetrics(MeterRegistry registry, io.readpast.core.MergeStats merges, io.readpast.core.Wakeups wakeups) {
         this.registry = registry;
+        Gauge.builder("readpast.claims.waiting", wakeups, io.readpast.core.Wakeups::waiting)
+                .description("Long-polling claims of this instance waiting for work").register(registry);
+        for (io.readpast.core.MergeStats.Kind kind : io.readpast.core.MergeStats.Kind.values()) {
+            String k = kind.name().toLowerCase(java.util.Locale.ROOT);
+            io.micrometer.core.instrument.FunctionCounter.builder("readpast.merged.statements", merges,
+                            m -> m.statements(kind))
+                    .description("Statements run for merged requests (readpast.merging.*)").tag("kind", k)
+                    .register(registry);
+            io.micrometer.core.instrument.FunctionCounter.builder("readpast.merged.requests", merges,
+                            m -> m.requests(kind))
+                    .description("Requests those statements served: requests per statement above 1 is merging")
+                    .tag("kind", k).register(registry);
+        }
         this.claimTimer = Timer.builder("readpast.claim.duration")
                 .description("Time to run one claim (one transaction), waiting excluded")
                 .publishPercentileHistogram()

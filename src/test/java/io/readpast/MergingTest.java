@@ -1,0 +1,258 @@
+package io.readpast;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.readpast.testsupport.Http;
+import io.readpast.testsupport.TestDb;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the broker merges for its clients (readpast.merging.*, on in the suite): concurrent claims
+ * of one queue share statements, yet each claim gets at most its limit, its own leases and its
+ * own worker id, and every job goes to exactly one claim; concurrent enqueues share inserts, and
+ * an idempotency key given by many at once makes one job; a merged ack-and-claim answers a stale
+ * lease with 409 for that item only; a claim whose client went away gives its jobs back at once.
+ */
+@QuarkusTest
+class MergingTest {
+
+    @TestHTTPResource("/")
+    URI base;
+
+    Http http;
+
+    @BeforeEach
+    void setUp() {
+        TestDb.clean();
+        http = new Http(base);
+    }
+
+    /** readpast_merged_* of the broker's /q/metrics: {statements, requests} of a kind. */
+    private long[] merged(String kind) {
+        String text = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        long[] out = new long[2];
+        for (int i = 0; i < 2; i++) {
+            Matcher m = Pattern.compile("readpast_merged_" + (i == 0 ? "statements" : "requests")
+                    + "_total\\{kind=\"" + kind + "\"[^}]*} ([0-9.E]+)").matcher(text);
+            assertTrue(m.find(), "the metric of " + kind + " is served:\n" + text.lines()
+                    .filter(l -> l.contains("merged")).toList());
+            out[i] = (long) Double.parseDouble(m.group(1));
+        }
+        return out;
+    }
+
+    @Test
+    void concurrentLongPollsShareStatementsAndEachGetsItsOwnSlice() throws Exception {
+        int workers = 24;
+        int jobs = 600;
+        long[] before = merged("claims");
+        ExecutorService pool = Executors.newFixedThreadPool(workers + 2);
+        Map<String, String> holder = new ConcurrentHashMap<>();
+        List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch started = new CountDownLatch(workers);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                String worker = "w" + w;
+                int limit = 1 + w % 7;
+                running.add(pool.submit(() -> {
+                    started.countDown();
+                    Set<String> leases = new HashSet<>();
+                    while (holder.size() < jobs) {
+                        Http.Reply r = http.send("POST", "/claim", Map.of("workerId", worker, "queues", List.of("merge"),
+                                "limit", limit, "waitSeconds", 2, "leaseSeconds", 120), Duration.ofSeconds(30));
+                        if (r.status() != 200) {
+                            problems.add(worker + ": " + r.status() + " " + r.body());
+                            return null;
+                        }
+                        JsonNode got = r.body().get("jobs");
+                        if (got.size() > limit) {
+                            problems.add(worker + " asked for " + limit + " and got " + got.size());
+                        }
+                        for (JsonNode j : got) {
+                            if (!worker.equals(j.get("workerId").asText())) {
+                                problems.add(worker + " got a job leased to " + j.get("workerId").asText());
+                            }
+                            if (!leases.add(j.get("leaseId").asText())) {
+                                problems.add(worker + " got a lease twice");
+                            }
+                            String before2 = holder.putIfAbsent(j.get("id").asText(), worker);
+                            if (before2 != null) {
+                                problems.add("job " + j.get("id").asText() + " leased to " + before2 + " and " + worker);
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            assertTrue(started.await(30, TimeUnit.SECONDS));
+            // a trickle of enqueues: each wakes the waiting claims together
+            for (int i = 0; i < jobs / 20; i++) {
+                List<Map<String, Object>> batch = new ArrayList<>();
+                for (int k = 0; k < 20; k++) {
+                    batch.add(Map.of("queue", "merge", "type", "t"));
+                }
+                assertEquals(200, http.post("/jobs/batch", Map.of("jobs", batch)).status());
+            }
+            for (Future<?> f : running) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(List.of(), problems);
+        assertEquals(jobs, holder.size(), "every job leased once");
+        // the database agrees: each job's worker is the claim that got it
+        for (Map.Entry<String, String> e : holder.entrySet()) {
+            String worker = TestDb.count("SELECT count(*) FROM readpast_job WHERE id = ? AND worker_id = ?",
+                    Long.parseLong(e.getKey()), e.getValue()) == 1 ? e.getValue() : null;
+            assertEquals(e.getValue(), worker, "job " + e.getKey() + " is stored as leased to its claim's worker");
+        }
+        long[] after = merged("claims");
+        long statements = after[0] - before[0];
+        long requests = after[1] - before[1];
+        assertTrue(requests > statements, "claims were merged: " + requests + " claims in " + statements + " statements");
+    }
+
+    @Test
+    void anIdempotencyKeyGivenByManyAtOnceMakesOneJobAndEnqueuesShareInserts() throws Exception {
+        long[] before = merged("enqueues");
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<Http.Reply>> replies = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                int k = i;
+                replies.add(pool.submit(() -> http.post("/jobs", k % 2 == 0
+                        ? Map.of("queue", "merge-e", "type", "t", "idempotencyKey", "the-one")
+                        : Map.of("queue", "merge-e", "type", "t", "payload", Map.of("n", k)))));
+            }
+            Set<String> keyed = new HashSet<>();
+            int created = 0;
+            for (int i = 0; i < replies.size(); i++) {
+                Http.Reply r = replies.get(i).get(60, TimeUnit.SECONDS);
+                assertTrue(r.status() == 201 || r.status() == 200, r.toString());
+                if (i % 2 == 0) {
+                    keyed.add(r.body().get("id").asText());
+                    created += r.status() == 201 ? 1 : 0;
+                } else {
+                    assertEquals(201, r.status(), r.toString());
+                }
+            }
+            assertEquals(1, keyed.size(), "one job for the key: " + keyed);
+            assertEquals(1, created, "one 201 for the key, the others 200");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(33, TestDb.count("SELECT count(*) FROM readpast_job WHERE queue = 'merge-e'"));
+        long[] after = merged("enqueues");
+        assertTrue(after[1] - before[1] >= 64, "every enqueue went through the merging line");
+    }
+
+    @Test
+    void aMergedAckAndClaimAnswersAStaleLeaseForThatItemOnly() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            http.post("/jobs", Map.of("queue", "merge-a", "type", "t"));
+        }
+        JsonNode first = http.post("/claim", Map.of("workerId", "a", "queues", List.of("merge-a"), "limit", 2)).body();
+        JsonNode second = http.post("/claim", Map.of("workerId", "b", "queues", List.of("merge-a"), "limit", 2)).body();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            // both at once: acks of both, one of a's stale (a wrong lease)
+            Future<Http.Reply> a = pool.submit(() -> http.post("/claim", Map.of("workerId", "a", "queues", List.of("merge-a"),
+                    "limit", 1, "ack", List.of(
+                            Map.of("id", first.get("jobs").get(0).get("id").asText(), "leaseId", first.get("jobs").get(0).get("leaseId").asText()),
+                            Map.of("id", first.get("jobs").get(1).get("id").asText(), "leaseId", "00000000-0000-4000-8000-000000000000")))));
+            Future<Http.Reply> b = pool.submit(() -> http.post("/claim", Map.of("workerId", "b", "queues", List.of("merge-a"),
+                    "limit", 1, "ack", List.of(
+                            Map.of("id", second.get("jobs").get(0).get("id").asText(), "leaseId", second.get("jobs").get(0).get("leaseId").asText()),
+                            Map.of("id", second.get("jobs").get(1).get("id").asText(), "leaseId", second.get("jobs").get(1).get("leaseId").asText())))));
+            JsonNode ra = a.get(30, TimeUnit.SECONDS).body();
+            JsonNode rb = b.get(30, TimeUnit.SECONDS).body();
+            assertEquals(200, ra.get("acks").get(0).get("status").asInt(), ra.toString());
+            assertEquals(409, ra.get("acks").get(1).get("status").asInt(), ra.toString());
+            assertEquals(200, rb.get("acks").get(0).get("status").asInt(), rb.toString());
+            assertEquals(200, rb.get("acks").get(1).get("status").asInt(), rb.toString());
+            assertEquals(1, ra.get("jobs").size());
+            assertEquals(1, rb.get("jobs").size());
+            assertEquals("a", ra.get("jobs").get(0).get("workerId").asText());
+            assertEquals("b", rb.get("jobs").get(0).get("workerId").asText());
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(3, TestDb.count("SELECT count(*) FROM readpast_job_archive WHERE queue = 'merge-a'"),
+                "the three held leases were completed, the stale one not");
+        assertEquals("LEASED", http.send("GET", "/jobs/" + first.get("jobs").get(1).get("id").asText(), null,
+                Duration.ofSeconds(10)).body().get("status").asText(), "the job of the stale ack is untouched");
+    }
+
+    /** A metric of the broker's /q/metrics (the first series of that name and labels), or 0 when absent. */
+    private static double metric(String name, String labels) {
+        String text = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        // a sample may carry an exemplar after its value (# {span_id=...})
+        Matcher m = Pattern.compile("(?m)^" + name + "\\{[^}]*" + Pattern.quote(labels) + "[^}]*} ([0-9.E+-]+)").matcher(text);
+        if (m.find()) {
+            return Double.parseDouble(m.group(1));
+        }
+        Matcher bare = Pattern.compile("(?m)^" + name + " ([0-9.E+-]+)").matcher(text);
+        return bare.find() ? Double.parseDouble(bare.group(1)) : 0;
+    }
+
+    /**
+     * A long poll whose client hangs up: when a job arrives the claim runs, finds the client
+     * gone, and gives the job back at once (released, no attempt spent), rather than leaving it
+     * leased to nobody for its 300 s lease.
+     */
+    @Test
+    void aClaimWhoseClientWentAwayGivesItsJobsBackAtOnce() throws Exception {
+        String body = "{\"workerId\":\"gone\",\"queues\":[\"merge-gone\"],\"limit\":5,\"waitSeconds\":20,\"leaseSeconds\":300}";
+        try (Socket s = new Socket(base.getHost(), base.getPort())) {
+            OutputStream out = s.getOutputStream();
+            out.write(("POST /claim HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+                    + body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            // hang up once the claim is waiting for work
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> metric("readpast_claims_waiting", "") >= 1);
+        }
+        String id = http.post("/jobs", Map.of("queue", "merge-gone", "type", "t")).body().get("id").asText();
+        // the waiting claim takes the job, finds its client gone and gives it back (released):
+        // claimable again well before its 300 s lease would run out
+        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100))
+                .until(() -> metric("readpast_jobs_released_total", "queue=\"merge-gone\"") >= 1);
+        JsonNode job = http.send("GET", "/jobs/" + id, null, Duration.ofSeconds(10)).body();
+        assertEquals("PENDING", job.get("status").asText(), job.toString());
+        assertEquals(0, job.get("attempt").asInt(), "no attempt spent: " + job);
+        JsonNode claimed = http.post("/claim", Map.of("workerId", "here", "queues", List.of("merge-gone"))).body();
+        assertEquals(id, claimed.get("jobs").get(0).get("id").asText(), "another worker gets it at once");
+        assertEquals(1, claimed.get("jobs").get(0).get("attempt").asInt(), claimed.toString());
+    }
+}

@@ -117,14 +117,19 @@ public class Leases {
             return new AckAndClaim(List.of(), r.claimed());
         }
         // the acks done are those of every merged claim: this claim's own, to answer and count
+        return new AckAndClaim(completions(acks, own(acks, r.acked())), r.claimed());
+    }
+
+    /** Of the acks a merged statement did, those of these items. */
+    private static Map<Long, JobStore.Acked> own(List<CompleteItem> items, Map<Long, JobStore.Acked> done) {
         Map<Long, JobStore.Acked> mine = new java.util.HashMap<>();
-        for (CompleteItem i : acks) {
-            JobStore.Acked a = r.acked().get(i.id());
+        for (CompleteItem i : items) {
+            JobStore.Acked a = done.get(i.id());
             if (a != null) {
                 mine.put(i.id(), a);
             }
         }
-        return new AckAndClaim(completions(acks, mine), r.claimed());
+        return mine;
     }
 
     private ClaimParams claimParams(String workerId, List<String> queues, List<String> types, int limit,
@@ -136,6 +141,65 @@ public class Leases {
         return store.jobHeartbeat(new LeaseRef(id, leaseId), leaseSeconds, progress).orElseThrow(() -> lost(id));
     }
 
+    /** A heartbeat's answer: the job, its state (PROCESSING), when its lease now runs out, and whether cancel was asked. */
+    public record Beat(long id, JobStatus status, java.time.Instant leaseExpiresAt, boolean cancelRequested) {
+    }
+
+    /**
+     * A single heartbeat, merged with the heartbeats (single and batch) that arrive while one is
+     * in flight (readpast.merging.acks): the same answers as {@link #heartbeat}, 404 and 409 too.
+     */
+    public Beat beat(long id, String leaseId, Integer leaseSeconds, String progress) {
+        if (!config.merging().acks()) {
+            JobRow row = heartbeat(id, leaseId, leaseSeconds, progress);
+            return new Beat(row.id(), JobStatus.of(row), row.leaseExpiresAt(), row.cancelRequested());
+        }
+        Heartbeat h = heartbeatMany(List.of(new HeartbeatItem(id, leaseId, leaseSeconds, progress))).get(0);
+        if (h.error() != null) {
+            throw h.error();
+        }
+        return new Beat(id, JobStatus.PROCESSING, h.extended().leaseExpiresAt(), h.extended().cancelRequested());
+    }
+
+    /** Heartbeats of concurrent requests, one statement for all (readpast.merging.acks). */
+    private final Coalescer<List<HeartbeatItem>, Map<Long, JobStore.Extended>> heartbeats = new Coalescer<>(
+            this::heartbeatStatement, List::size, Integer.MAX_VALUE, n -> stats().ran(MergeStats.Kind.ACKS, n));
+
+    private Map<Long, JobStore.Extended> extend(List<HeartbeatItem> items) {
+        return config.merging().acks() ? heartbeats.submit(items) : store.jobHeartbeatMany(items);
+    }
+
+    private List<Map<Long, JobStore.Extended>> heartbeatStatement(List<List<HeartbeatItem>> requests) {
+        List<HeartbeatItem> all = new ArrayList<>();
+        requests.forEach(all::addAll);
+        Map<Long, JobStore.Extended> done = store.jobHeartbeatMany(all);
+        // the same map for every request: each reads its own items from it
+        return java.util.Collections.nCopies(requests.size(), done);
+    }
+
+    /** Batch completions of concurrent requests of one key, one statement for all (readpast.merging.acks). */
+    private final java.util.concurrent.ConcurrentHashMap<String, Coalescer<List<CompleteItem>, Map<Long, JobStore.Acked>>>
+            completing = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Map<Long, JobStore.Acked> completeAll(List<CompleteItem> items, String by) {
+        if (!config.merging().acks()) {
+            return store.jobCompleteMany(items, by);
+        }
+        if (completing.size() > LINES_MAX) {
+            completing.clear();
+        }
+        return completing.computeIfAbsent(by == null ? "" : by, k -> new Coalescer<>(requests -> {
+            List<CompleteItem> all = new ArrayList<>();
+            requests.forEach(all::addAll);
+            Map<Long, JobStore.Acked> done = store.jobCompleteMany(all, by);
+            return java.util.Collections.nCopies(requests.size(), done);
+        }, List::size, Integer.MAX_VALUE, n -> stats().ran(MergeStats.Kind.ACKS, n))).submit(items);
+    }
+
+    private MergeStats stats() {
+        return stats;
+    }
+
     /** Per-item outcome of a batch heartbeat: the extended lease, or why not (404, 409). */
     public record Heartbeat(long id, JobStore.Extended extended, BrokerException error) {
     }
@@ -145,7 +209,7 @@ public class Leases {
      * more (the job is gone: 404; the lease is not held: 409).
      */
     public List<Heartbeat> heartbeatMany(List<HeartbeatItem> items) {
-        Map<Long, JobStore.Extended> done = items.isEmpty() ? Map.of() : store.jobHeartbeatMany(items);
+        Map<Long, JobStore.Extended> done = items.isEmpty() ? Map.of() : extend(items);
         List<Long> missed = new ArrayList<>();
         for (HeartbeatItem item : items) {
             if (!extendedBy(done.get(item.id()), item)) {
@@ -177,8 +241,9 @@ public class Leases {
 
     /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
     public List<Completion> completeMany(List<CompleteItem> items, String by) {
-        Map<Long, JobStore.Acked> done = items.isEmpty() ? Map.of() : store.jobCompleteMany(items, by);
-        return completions(items, done);
+        Map<Long, JobStore.Acked> done = items.isEmpty() ? Map.of() : completeAll(items, by);
+        // the acks done are those of every merged request: this request's own, to answer and count
+        return completions(items, own(items, done));
     }
 
     /** Answers each completion item: done in the batch, done earlier under this lease (200), or why not. */

@@ -90,6 +90,11 @@ public class JobTracing {
         }
     }
 
+    /** True when spans are recorded (the SDK is on): a call's span then needs the job's row. */
+    public boolean on() {
+        return on;
+    }
+
     /** Starts the span of an enqueue whose producer sent {@code producer} (null: none). */
     public Enqueue enqueue(TraceContext producer, String queue, String type) {
         if (!on) {

@@ -36,9 +36,17 @@ public interface ReadpastConfig {
         @WithDefault("true")
         boolean claims();
 
-        /** READPAST_MERGING_ACKS: complete, fail, heartbeat and release, single and batch forms. */
+        /** READPAST_MERGING_ACKS: batch completions of one key, and heartbeats single and batch. */
         @WithDefault("true")
         boolean acks();
+
+        /**
+         * READPAST_MERGING_LANES: statements of one kind (enqueues, acks) in flight at once per
+         * instance; requests wait and merge only while every lane is busy. Claims use
+         * readpast.db.claim-concurrency.
+         */
+        @WithDefault("2")
+        int lanes();
     }
 
     /** Hot-table upkeep (PostgreSQL): README "Configuration". */

@@ -17,9 +17,9 @@ import java.util.function.ToIntFunction;
  * that holds its item has finished (committed, or failed: then every item of it gets the
  * failure). Safe for any number of threads, virtual ones included (waiters park).
  *
- * <p>The thread of one of the waiting callers runs each statement: when a statement is done,
- * its runner hands the next one to the caller at the head of the line and returns its own
- * answer, so that nobody's answer waits for more than the statement before its own.
+ * <p>The thread of one of the waiting callers runs each statement, at most {@code lanes} at once:
+ * when a statement is done, its runner hands its lane to the first waiter and returns its own
+ * answer, so that nobody's answer waits for more than the statements in flight before its own.
  *
  * @param <I> an item (a request's part of a statement)
  * @param <O> the answer to one item
@@ -29,9 +29,11 @@ public final class Coalescer<I, O> {
     private final Function<List<I>, List<O>> statement;
     private final ToIntFunction<I> weight;
     private final int maxWeight;
+    private final int lanes;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Slot<I, O>> line = new ArrayDeque<>();
-    private boolean running;
+    /** Statements in flight, or handed to a waiter about to run one (at most {@code lanes}). */
+    private int running;
     private final java.util.function.IntConsumer ran;
 
     /**
@@ -39,12 +41,15 @@ public final class Coalescer<I, O> {
      *                  (it may throw: every item of that statement then gets the exception)
      * @param weight    an item's share of a statement (jobs, rows); at most {@code maxWeight}
      *                  go into one statement, but an item heavier than that runs alone
+     * @param lanes     statements of this kind in flight at once: items wait (and merge) only
+     *                  when every lane is busy
      */
-    public Coalescer(Function<List<I>, List<O>> statement, ToIntFunction<I> weight, int maxWeight,
+    public Coalescer(Function<List<I>, List<O>> statement, ToIntFunction<I> weight, int maxWeight, int lanes,
                      java.util.function.IntConsumer ran) {
         this.statement = statement;
         this.weight = weight;
         this.maxWeight = Math.max(1, maxWeight);
+        this.lanes = Math.max(1, lanes);
         this.ran = ran;
     }
 
@@ -71,38 +76,58 @@ public final class Coalescer<I, O> {
     /** Runs {@code item} in the next statement of its kind; its answer once that statement is done. */
     public O submit(I item) {
         Slot<I, O> mine = new Slot<>(item);
-        boolean first;
+        boolean lane;
         lock.lock();
         try {
             line.addLast(mine);
-            first = !running;
-            running = true;
+            lane = running < lanes;
+            if (lane) {
+                running++;
+            }
         } finally {
             lock.unlock();
         }
-        if (!first) {
-            // until our statement is done, or the line is handed to us (an interrupt cannot take
-            // our item back out of a statement: it is kept for the caller and waited through)
-            boolean interrupted = false;
-            while (!mine.done && !mine.lead) {
-                LockSupport.park(this);
-                interrupted |= Thread.interrupted();
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            if (mine.done) {
+        if (!lane) {
+            // until our statement is done, or a lane is handed to us
+            awaitDoneOrLead(mine);
+            if (!mine.lead) {
                 return mine.get();
             }
         }
-        // ours is the next statement: the head of the line (our own item first) up to the weight
-        while (true) {
+        // we hold a lane: run statements from the head of the line until ours is done (another
+        // lane may have taken our item: then we wait for its statement), then pass the lane on
+        while (!mine.done) {
             List<Slot<I, O>> batch = take();
-            run(batch);
-            if (mine.done) {
-                handOn();
-                return mine.get();
+            if (batch.isEmpty()) {
+                awaitDone(mine);
+                break;
             }
+            run(batch);
+        }
+        handOn();
+        return mine.get();
+    }
+
+    /** Parks until the slot is done or leads (an interrupt cannot take the item back: it is kept and waited through). */
+    private void awaitDoneOrLead(Slot<I, O> mine) {
+        boolean interrupted = false;
+        while (!mine.done && !mine.lead) {
+            LockSupport.park(this);
+            interrupted |= Thread.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitDone(Slot<I, O> mine) {
+        boolean interrupted = false;
+        while (!mine.done) {
+            LockSupport.park(this);
+            interrupted |= Thread.interrupted();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -155,14 +180,19 @@ public final class Coalescer<I, O> {
         }
     }
 
-    /** Our answer is in: the next statement goes to the head of the line, or nothing runs. */
+    /** Our answer is in: our lane goes to the first waiter not already leading, or is freed. */
     private void handOn() {
-        Slot<I, O> next;
+        Slot<I, O> next = null;
         lock.lock();
         try {
-            next = line.peekFirst();
+            for (Slot<I, O> s : line) {
+                if (!s.lead) {
+                    next = s;
+                    break;
+                }
+            }
             if (next == null) {
-                running = false;
+                running--;
                 return;
             }
             next.lead = true;

@@ -51,7 +51,7 @@ public class Enqueuer {
         this.timetable = timetable;
         this.timers = timers;
         this.merged = new Coalescer<>(this::enqueueRequests, List::size, config.limits().batchMax(),
-                n -> stats.ran(MergeStats.Kind.ENQUEUES, n));
+                config.merging().lanes(), n -> stats.ran(MergeStats.Kind.ENQUEUES, n));
     }
 
     /**

@@ -108,7 +108,8 @@ public class Leases {
         Coalescer<Merged, JobStore.AckClaimed> line = lines.computeIfAbsent(key, k -> new Coalescer<>(
                 batch -> store.jobClaimMerged(batch.stream().map(Merged::acks).toList(),
                         batch.stream().map(Merged::claim).toList()),
-                m -> m.claim().limit(), config.limits().claimMax(), n -> stats.ran(MergeStats.Kind.CLAIMS, n)));
+                m -> m.claim().limit(), config.limits().claimMax(), config.db().claimConcurrency(),
+                n -> stats.ran(MergeStats.Kind.CLAIMS, n)));
         long start = System.nanoTime();
         JobStore.AckClaimed r = line.submit(new Merged(acks, claimParams(workerId, queues, types, limit, leaseSeconds,
                 by)));
@@ -162,11 +163,18 @@ public class Leases {
     }
 
     /** Heartbeats of concurrent requests, one statement for all (readpast.merging.acks). */
-    private final Coalescer<List<HeartbeatItem>, Map<Long, JobStore.Extended>> heartbeats = new Coalescer<>(
-            this::heartbeatStatement, List::size, Integer.MAX_VALUE, n -> stats().ran(MergeStats.Kind.ACKS, n));
+    private Coalescer<List<HeartbeatItem>, Map<Long, JobStore.Extended>> heartbeats;
+
+    private synchronized Coalescer<List<HeartbeatItem>, Map<Long, JobStore.Extended>> heartbeatLine() {
+        if (heartbeats == null) {
+            heartbeats = new Coalescer<>(this::heartbeatStatement, List::size, Integer.MAX_VALUE,
+                    config.merging().lanes(), n -> stats().ran(MergeStats.Kind.ACKS, n));
+        }
+        return heartbeats;
+    }
 
     private Map<Long, JobStore.Extended> extend(List<HeartbeatItem> items) {
-        return config.merging().acks() ? heartbeats.submit(items) : store.jobHeartbeatMany(items);
+        return config.merging().acks() ? heartbeatLine().submit(items) : store.jobHeartbeatMany(items);
     }
 
     private List<Map<Long, JobStore.Extended>> heartbeatStatement(List<List<HeartbeatItem>> requests) {
@@ -193,7 +201,8 @@ public class Leases {
             requests.forEach(all::addAll);
             Map<Long, JobStore.Acked> done = store.jobCompleteMany(all, by);
             return java.util.Collections.nCopies(requests.size(), done);
-        }, List::size, Integer.MAX_VALUE, n -> stats().ran(MergeStats.Kind.ACKS, n))).submit(items);
+        }, List::size, Integer.MAX_VALUE, config.merging().lanes(), n -> stats().ran(MergeStats.Kind.ACKS, n)))
+                .submit(items);
     }
 
     private MergeStats stats() {

@@ -108,4 +108,32 @@ final class Api {
         return new Reply(resp.statusCode(), node, resp.headers().firstValue("Content-Type").orElse(""),
                 resp.headers().firstValue("Retry-After").orElse(null), raw);
     }
+
+    /**
+     * {statements, requests} of one kind of merging (enqueues, claims, acks) from a broker's
+     * readpast_merged_* metrics; {0, 0} before the first one.
+     */
+    long[] merged(URI base, String kind) throws IOException {
+        // the Prometheus endpoint answers 406 to the API's Accept: application/json
+        HttpResponse<String> resp;
+        try {
+            resp = client.send(HttpRequest.newBuilder(base.resolve("q/metrics")).timeout(Duration.ofSeconds(10))
+                    .header("Accept", "text/plain").GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted: GET q/metrics");
+        }
+        if (resp.statusCode() != 200) {
+            throw new IOException("GET q/metrics answered " + resp.statusCode());
+        }
+        String text = resp.body();
+        long[] out = new long[2];
+        for (int i = 0; i < 2; i++) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("readpast_merged_"
+                    + (i == 0 ? "statements" : "requests") + "_total\\{kind=\"" + kind + "\"[^}]*} ([0-9.E]+)")
+                    .matcher(text);
+            out[i] = m.find() ? (long) Double.parseDouble(m.group(1)) : 0;
+        }
+        return out;
+    }
 }

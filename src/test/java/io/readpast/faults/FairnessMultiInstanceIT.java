@@ -30,8 +30,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A fair queue's per-key cap across broker processes: three brokers on one database, 32 HTTP
- * workers spread over them, 50 keys with keyMaxWorkers 2. The LEASED and PROCESSING jobs of
- * every key are sampled throughout from the database and never exceed 2; every job is done.
+ * workers long-polling over them, 50 keys with keyMaxWorkers 2 and the queue's maxWorkers 60. The
+ * LEASED and PROCESSING jobs of every key, and of the queue, are sampled throughout from the
+ * database and never exceed 2 and 60; every job is done. Claim merging is on (the default) and
+ * its metrics show claims sharing statements: the caps hold because the shared statement
+ * enforces them, whatever the number of requests it serves.
  */
 class FairnessMultiInstanceIT {
 
@@ -40,6 +43,7 @@ class FairnessMultiInstanceIT {
     private static final int KEYS = 50;
     private static final int JOBS_PER_KEY = 40;
     private static final int KEY_MAX = 2;
+    private static final int QUEUE_MAX = 60;
     private static final String QUEUE = "mi-fair";
 
     @RegisterExtension
@@ -48,7 +52,8 @@ class FairnessMultiInstanceIT {
     @Test
     void noKeyEverHasMoreThanKeyMaxWorkersAtWorkAcrossThreeBrokers() throws Exception {
         Api api = SUITE.brokers().api;
-        Api.Reply put = api.put(SUITE.brokers().uri(0), "queues/" + QUEUE, Map.of("keyMaxWorkers", KEY_MAX));
+        Api.Reply put = api.put(SUITE.brokers().uri(0), "queues/" + QUEUE, Map.of("keyMaxWorkers", KEY_MAX,
+                "maxWorkers", QUEUE_MAX));
         assertEquals(200, put.status(), put::toString);
         for (int k = 0; k < KEYS; k++) {
             List<Map<String, Object>> jobs = new ArrayList<>();
@@ -61,6 +66,11 @@ class FairnessMultiInstanceIT {
         int total = KEYS * JOBS_PER_KEY;
 
         AtomicInteger maxPerKey = new AtomicInteger();
+        AtomicInteger maxInQueue = new AtomicInteger();
+        long[][] mergedBefore = new long[BROKERS][];
+        for (int b = 0; b < BROKERS; b++) {
+            mergedBefore[b] = api.merged(SUITE.brokers().uri(b), "claims");
+        }
         AtomicLong samples = new AtomicLong();
         AtomicInteger completed = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
@@ -73,12 +83,18 @@ class FairnessMultiInstanceIT {
             active.setString(1, QUEUE);
             sampler.scheduleWithFixedDelay(() -> {
                 try (ResultSet rs = active.executeQuery()) {
+                    int inQueue = 0;
                     while (rs.next()) {
+                        inQueue += rs.getInt(2);
                         if (rs.getInt(2) > KEY_MAX) {
                             problems.add("key " + rs.getString(1) + " had " + rs.getInt(2) + " jobs at work");
                         }
                         maxPerKey.accumulateAndGet(rs.getInt(2), Math::max);
                     }
+                    if (inQueue > QUEUE_MAX) {
+                        problems.add("the queue had " + inQueue + " jobs at work");
+                    }
+                    maxInQueue.accumulateAndGet(inQueue, Math::max);
                     samples.incrementAndGet();
                 } catch (SQLException e) {
                     problems.add("sampler: " + e);
@@ -139,11 +155,21 @@ class FairnessMultiInstanceIT {
             sampler.shutdownNow();
             workers.shutdownNow();
         }
-        System.out.printf("fair cap across %d brokers: %d jobs by %d workers, %d samples, at most %d of a key at work%n",
-                BROKERS, completed.get(), WORKERS, samples.get(), maxPerKey.get());
+        long claims = 0;
+        long statements = 0;
+        for (int b = 0; b < BROKERS; b++) {
+            long[] after = api.merged(SUITE.brokers().uri(b), "claims");
+            statements += after[0] - mergedBefore[b][0];
+            claims += after[1] - mergedBefore[b][1];
+        }
+        System.out.printf("fair cap across %d brokers: %d jobs by %d workers, %d samples, at most %d of a key and %d of "
+                        + "the queue at work; %d claims in %d claim statements%n",
+                BROKERS, completed.get(), WORKERS, samples.get(), maxPerKey.get(), maxInQueue.get(), claims, statements);
         assertTrue(problems.isEmpty(), String.join("\n", problems));
         assertEquals(total, completed.get(), "every job done once");
         assertTrue(samples.get() > 100, "sampled throughout: " + samples.get());
-        assertEquals(KEY_MAX, maxPerKey.get(), "the cap was reached and never passed");
+        assertEquals(KEY_MAX, maxPerKey.get(), "the key cap was reached and never passed");
+        assertEquals(QUEUE_MAX, maxInQueue.get(), "the queue cap was reached and never passed");
+        assertTrue(claims > statements, "claims shared statements: " + claims + " claims in " + statements);
     }
 }

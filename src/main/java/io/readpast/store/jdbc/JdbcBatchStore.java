@@ -133,10 +133,16 @@ final class JdbcBatchStore implements BatchStore {
             return marked;
         }
         settlement.announce(released[0]);
-        // Then its jobs, without the batch's lock held first (a worker's ack holds its job and then
-        // takes the batch's lock: the other order would deadlock). Those nobody holds move to the
-        // archive and settle (the batch counts them, under its lock, last); the ones at work get
-        // cancel requested. A job claimed in between is found LEASED by the second statement.
+        // Then its jobs, never waiting on a job's row while the batch's row is held: a worker's
+        // ack holds its job's row and then takes the batch's (settling), so the other order would
+        // deadlock (LO1 in docs/sqlserver.md, "Lock order"). The jobs at work get cancel requested
+        // first, in a transaction that locks job rows only; then those nobody holds move to the
+        // archive and settle (job rows, then the batch's, last, as an ack does); then cancel is
+        // requested again, job rows only, for a job claimed between the two.
+        sql.tx(c -> {
+            sql.execute(c, Stmt.JOB_CANCEL_REQUEST_BATCH, Params.of().lng("id", id).str("modified_by", by));
+            return null;
+        });
         sql.tx(c -> {
             List<Long> unheld = sql.query(c, Stmt.JOB_BATCH_UNHELD, Params.of().lng("id", id),
                     (rs, cols) -> rs.getLong(cols.get("id")));
@@ -144,6 +150,9 @@ final class JdbcBatchStore implements BatchStore {
                 List<Settlement.Moved> moved = settlement.cancelMany(c, unheld, "batch " + id + " was cancelled", by);
                 released[1] = settlement.settle(c, moved);
             }
+            return null;
+        });
+        sql.tx(c -> {
             sql.execute(c, Stmt.JOB_CANCEL_REQUEST_BATCH, Params.of().lng("id", id).str("modified_by", by));
             return null;
         });

@@ -7,11 +7,13 @@ SET XACT_ABORT ON;
 
 DECLARE @purged TABLE (id bigint NOT NULL);
 
-DELETE FROM readpast_job_archive
+-- the dead letters first, then the archive: the order every other statement that touches
+-- both takes (docs/sqlserver.md, "Lock order")
+DELETE FROM readpast_job_dead
 OUTPUT deleted.id INTO @purged (id)
 WHERE id = @id;
 
-DELETE FROM readpast_job_dead
+DELETE FROM readpast_job_archive
 OUTPUT deleted.id INTO @purged (id)
 WHERE id = @id;
 

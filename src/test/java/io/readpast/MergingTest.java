@@ -70,6 +70,46 @@ class MergingTest {
         return out;
     }
 
+    /**
+     * GET /stats/merging (the dashboard's line on the Queues page) counts what the metrics count:
+     * requests that ran alone are one statement each, and a waiting long poll shows as waiting.
+     */
+    @Test
+    void theStatsEndpointCountsWhatTheMetricsCount() throws Exception {
+        io.restassured.path.json.JsonPath before = given().get("/stats/merging").then().statusCode(200)
+                .extract().jsonPath();
+        for (int i = 0; i < 3; i++) {
+            given().contentType(io.restassured.http.ContentType.JSON).body(Map.of("queue", "merge-stats", "type", "t"))
+                    .post("/jobs").then().statusCode(201);
+        }
+        io.restassured.path.json.JsonPath after = given().get("/stats/merging").then().statusCode(200)
+                .extract().jsonPath();
+        assertEquals(3, after.getLong("enqueues.requests") - before.getLong("enqueues.requests"),
+                "three enqueues, one after another");
+        assertEquals(3, after.getLong("enqueues.statements") - before.getLong("enqueues.statements"),
+                "each ran alone: a statement each");
+        for (String kind : List.of("enqueues", "claims", "acks")) {
+            long[] metrics = merged(kind);
+            assertEquals(metrics[0], after.getLong(kind + ".statements"), kind + " statements, as the metric");
+            assertEquals(metrics[1], after.getLong(kind + ".requests"), kind + " requests, as the metric");
+        }
+
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Http.Reply> poll = pool.submit(() -> http.send("POST", "/claim", Map.of("workerId", "stats-w",
+                    "queues", List.of("merge-stats-wait"), "limit", 1, "waitSeconds", 20), Duration.ofSeconds(30)));
+            await().atMost(Duration.ofSeconds(10)).until(() -> given().get("/stats/merging").then().statusCode(200)
+                    .extract().jsonPath().getInt("claimsWaiting") >= 1);
+            given().contentType(io.restassured.http.ContentType.JSON)
+                    .body(Map.of("queue", "merge-stats-wait", "type", "t")).post("/jobs").then().statusCode(201);
+            Http.Reply r = poll.get(30, TimeUnit.SECONDS);
+            assertEquals(200, r.status());
+            assertEquals(1, r.body().get("jobs").size(), "the waiting claim got the job");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void concurrentLongPollsShareStatementsAndEachGetsItsOwnSlice() throws Exception {
         int workers = 24;

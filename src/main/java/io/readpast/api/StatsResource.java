@@ -33,9 +33,70 @@ public class StatsResource {
     static final int MINUTES_MAX = 1440;
 
     private final Operations operations;
+    private final io.readpast.core.MergeStats merges;
+    private final io.readpast.core.Wakeups wakeups;
 
-    public StatsResource(Operations operations) {
+    public StatsResource(Operations operations, io.readpast.core.MergeStats merges, io.readpast.core.Wakeups wakeups) {
         this.operations = operations;
+        this.merges = merges;
+        this.wakeups = wakeups;
+    }
+
+    @GET
+    @Path("/merging")
+    @Consumes(MediaType.WILDCARD)
+    @Tag(name = "Queues")
+    @Operation(summary = "What this broker instance merged since it started",
+            description = "Concurrent requests of one kind share a statement (docs/how-it-works.md, \"Merging\"; "
+                    + "settings readpast.merging.*): for enqueues, claims and acks (batch completions and "
+                    + "heartbeats), the statements this instance ran and the requests they served, since it "
+                    + "started. Requests above statements is merging at work; equal counts mean every request "
+                    + "ran alone (light load, or the kind's merging is off: then both stay 0). Also the "
+                    + "long-polling claims waiting for work now. The same counts are the metrics "
+                    + "readpast_merged_statements_total, readpast_merged_requests_total and "
+                    + "readpast_claims_waiting. Per instance: behind a load balancer, each instance "
+                    + "answers its own." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "This instance's counts since it started.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Merging.class),
+                    examples = @ExampleObject(name = "busy", summary = "Under load",
+                            value = "{\"enqueues\": {\"statements\": 1220, \"requests\": 2420}, "
+                                    + "\"claims\": {\"statements\": 1003, \"requests\": 1480}, "
+                                    + "\"acks\": {\"statements\": 1258, \"requests\": 1313}, "
+                                    + "\"claimsWaiting\": 3}")))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    // the counts are in memory, but the caller's key may be read from the database
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    public Merging merging() {
+        return new Merging(count(io.readpast.core.MergeStats.Kind.ENQUEUES),
+                count(io.readpast.core.MergeStats.Kind.CLAIMS), count(io.readpast.core.MergeStats.Kind.ACKS),
+                wakeups.waiting());
+    }
+
+    private MergeCount count(io.readpast.core.MergeStats.Kind kind) {
+        // requests first: a statement counted between the two reads never shows fewer requests than statements
+        long requests = merges.requests(kind);
+        return new MergeCount(Math.min(merges.statements(kind), requests), requests);
+    }
+
+    @Schema(description = "This broker instance's merging since it started, per kind.")
+    public record Merging(
+            @Schema(description = "POST /jobs and POST /jobs/batch.")
+            MergeCount enqueues,
+            @Schema(description = "POST /claim, with or without ack, long polls included.")
+            MergeCount claims,
+            @Schema(description = "Batch completions (POST /jobs/complete) and heartbeats, single and batch.")
+            MergeCount acks,
+            @Schema(description = "Long-polling claims of this instance waiting for work now.", examples = "3")
+            int claimsWaiting) {
+    }
+
+    @Schema(description = "Statements run and the requests they served.")
+    public record MergeCount(
+            @Schema(description = "Statements run.", examples = "1220")
+            long statements,
+            @Schema(description = "Requests those statements answered: at least the statements.", examples = "2420")
+            long requests) {
     }
 
     @GET

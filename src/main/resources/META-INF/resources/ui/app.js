@@ -440,7 +440,8 @@
   async function viewQueues(gen) {
     const body = page('Queues', h('button', { class: 'ghost', type: 'button', onclick: () => route() }, 'Refresh'));
     await every(5000, gen, async () => {
-      const [list, t] = await Promise.all([api('GET', '/queues'), api('GET', '/stats/throughput?minutes=60')]);
+      const [list, t, m] = await Promise.all([api('GET', '/queues'), api('GET', '/stats/throughput?minutes=60'),
+        api('GET', '/stats/merging')]);
       if (gen !== state.generation) {
         return;
       }
@@ -459,7 +460,8 @@
               stat(sum(t.total.cancelled), 'cancelled', 'stat-cancelled'),
               stat(list.queues.reduce((a, x) => a + x.pending, 0), 'pending now', 'stat-pending'),
               stat(list.queues.reduce((a, x) => a + x.leased + x.processing, 0), 'running now', 'stat-running')),
-          throughputChart(t));
+          throughputChart(t),
+          mergingNote(m));
       // swatch colours come from the chart palette (set through the CSSOM, allowed by the CSP)
       chartCard.querySelector('.swatch-ok').style.background = COLORS.succeeded;
       chartCard.querySelector('.swatch-dead').style.background = COLORS.dead;
@@ -520,6 +522,16 @@
               h('tbody', null, rows.length ? rows
                   : h('tr', null, h('td', { colspan: 3, class: 'empty' }, 'No unfinished job has a key.')))))));
     });
+  }
+
+  // What this instance merged since it started (GET /stats/merging): requests per statement above 1
+  // is concurrent requests sharing a statement (docs/how-it-works.md, "Merging").
+  function mergingNote(m) {
+    const part = (label, c) => label + ' ' + num(c.requests) + ' requests in ' + num(c.statements) + ' statements';
+    return h('p', { class: 'muted', 'data-test': 'merging',
+      title: 'Concurrent requests of one kind share one database statement (readpast.merging.*); per broker instance' },
+    'This instance merged, since it started: ' + part('enqueues', m.enqueues) + ' · ' + part('claims', m.claims)
+        + ' · ' + part('acks', m.acks) + ' · ' + num(m.claimsWaiting) + ' long polls waiting now');
   }
 
   function stat(value, label, test) {

@@ -130,6 +130,7 @@ class SecurityTest {
                 new Endpoint("POST", "/queues/other/pause", null, admin),
                 new Endpoint("POST", "/queues/other/resume", null, admin),
                 new Endpoint("GET", "/stats/throughput", null, admin),
+                new Endpoint("GET", "/stats/merging", null, admin),
                 new Endpoint("GET", "/me", null, EnumSet.of(Role.PRODUCER, Role.WORKER)),
                 new Endpoint("GET", "/keys", null, admin),
                 new Endpoint("POST", "/keys", "{\"name\":\"matrix-key\",\"roles\":[\"worker\"]}", admin),

@@ -217,6 +217,11 @@ class DashboardBrowserTest {
         waitVisible(demoRow);
         waitVisible(By.cssSelector("[data-test='throughput-chart'] rect[data-kind='succeeded']"));
         assertEquals("1", driver.findElement(demoRow).findElement(By.cssSelector("[data-test='pending']")).getText());
+        // what this instance merged (GET /stats/merging): the seeded traffic's enqueues among them
+        String merging = text(By.cssSelector("[data-test='merging']"));
+        assertTrue(merging.matches("This instance merged, since it started: enqueues [1-9][0-9,]* requests in [1-9][0-9,]* "
+                + "statements · claims [0-9,]+ requests in [0-9,]+ statements · acks [0-9,]+ requests in [0-9,]+ "
+                + "statements · [0-9,]+ long polls waiting now"), merging);
         shot("01-queues");
 
         // the jobs browser pages with keyset cursors and filters by status

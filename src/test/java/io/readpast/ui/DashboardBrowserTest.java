@@ -323,6 +323,8 @@ class DashboardBrowserTest {
         driver.findElement(demoRow).findElement(By.cssSelector("[data-test='pause']")).click();
         waitText(By.cssSelector("[data-queue='ui-demo'] [data-test='queue-state']"), "paused");
         assertEquals(Boolean.TRUE, api(ADMIN).get("/queues/ui-demo").then().statusCode(200).extract().path("paused"));
+        // the pause's toast is still showing over the row: it must let the click through to the button
+        assertFalse(driver.findElements(By.cssSelector("[data-test='toast']")).isEmpty(), "the pause's toast shows");
         driver.findElement(demoRow).findElement(By.cssSelector("[data-test='resume']")).click();
         waitText(By.cssSelector("[data-queue='ui-demo'] [data-test='queue-state']"), "running");
         assertEquals(Boolean.FALSE, api(ADMIN).get("/queues/ui-demo").then().statusCode(200).extract().path("paused"));
@@ -330,7 +332,6 @@ class DashboardBrowserTest {
         // delete: a queue that holds jobs is refused with the broker's reason (the refused DELETE is
         // the console error this causes); an empty one goes
         expectedConsoleErrors.add("/queues/ui-demo - Failed to load resource: the server responded with a status of 409");
-        toastsGone(); // the last action's toast sits over the row's buttons for 5 s
         driver.findElement(demoRow).findElement(By.cssSelector("[data-test='delete-queue']")).click();
         waitVisible(By.id("confirm-ok")).click();
         waitVisible(By.xpath("//*[@data-test='toast' and contains(., 'cannot be deleted') and contains(., 'unfinished')]"));
@@ -339,7 +340,6 @@ class DashboardBrowserTest {
         driver.findElement(By.cssSelector("[data-nav='queues']")).click();
         By emptyRow = By.cssSelector("[data-test='queue-row'][data-queue='ui-empty']");
         waitVisible(emptyRow);
-        toastsGone();
         driver.findElement(emptyRow).findElement(By.cssSelector("[data-test='delete-queue']")).click();
         waitVisible(By.id("confirm-ok")).click();
         new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> d.findElements(emptyRow).isEmpty());
@@ -569,11 +569,6 @@ class DashboardBrowserTest {
     }
 
     /** Until no toast is shown (each stays 5 s): one over a button would take its click. */
-    private void toastsGone() {
-        new WebDriverWait(driver, Duration.ofSeconds(15))
-                .until(d -> d.findElements(By.cssSelector("[data-test='toast']")).isEmpty());
-    }
-
     private void waitText(By by, String text) {
         wait.until(ExpectedConditions.textToBePresentInElementLocated(by, text));
     }

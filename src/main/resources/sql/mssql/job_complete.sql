@@ -1,8 +1,8 @@
 -- The holder finished the job: it moves from the hot table to the archive as SUCCEEDED (3)
 -- with @result. Guarded by id, lease id and status: no row means the lease was lost. (@lease_id
 -- is a UUID string; one that is not a UUID matches nothing.) The row is locked by the guarded
--- read, moved (include/moved_job_delete.sql), inserted into the archive, and the archived row
--- is read back as the one result set. Its completion webhook, if the job or its queue names
+-- read, moved (include/moved_job_delete.sql), inserted into the archive (unless its queue's
+-- onSuccess is delete), and returned as SUCCEEDED as the one result set. Its completion webhook, if the job or its queue names
 -- one, goes into the outbox (readpast_webhook) in the same batch. With @linked = 0 (a bit) a
 -- job of a batch (batch_id) or one that others wait on (has_dependents) is left alone (no row);
 -- with 1 it is completed too, and the caller settles it in the same transaction.
@@ -37,10 +37,29 @@ SELECT
     COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(),
     m.lease_id, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key,
     m.batch_id, m.has_dependents
-FROM @moved AS m;
+FROM @moved AS m
+-- kept in the archive unless its queue deletes succeeded jobs (onSuccess delete); a job of a
+-- batch, or one that others wait on, is kept all the same (its batch and dependants read it)
+WHERE
+    m.batch_id IS NOT NULL
+    OR m.has_dependents = 1
+    -- the queue's setting, read without a lock (NOLOCK): this batch holds the job rows, and a
+    -- claim holds queue rows while it waits for job rows (N1); while a PUT of the queue is in
+    -- flight either value is right
+    OR NOT EXISTS (
+        SELECT 1 FROM readpast_queue AS q WITH (NOLOCK)
+        WHERE q.name = m.queue AND q.delete_succeeded = 1
+    );
 
 -- include: moved_job_webhook.sql
 
-SELECT a.*
-FROM readpast_job_archive AS a
-INNER JOIN @moved AS m ON a.id = m.id;
+-- the job as SUCCEEDED, archived or deleted, as the archive holds it
+SELECT
+    m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority,
+    CAST(3 AS tinyint) AS status, m.attempt, m.max_attempts, m.due_at, m.worker_id, m.progress,
+    m.last_error, @result AS result, m.created_by,
+    COALESCE(@modified_by, m.modified_by) AS modified_by, m.created_at, m.started_at,
+    SYSUTCDATETIME() AS updated_at, SYSUTCDATETIME() AS finished_at, m.lease_id, m.errors,
+    m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key, m.batch_id,
+    m.has_dependents
+FROM @moved AS m;

@@ -39,6 +39,7 @@ SET
     key_rate_period_ms = NULL,
     fair_cursor = NULL,
     fair_keys = NULL,
+    delete_succeeded = 0,
     updated_at = SYSUTCDATETIME()
 OUTPUT inserted.name INTO @deleted (name)
 WHERE name = @name;

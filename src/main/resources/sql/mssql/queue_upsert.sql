@@ -20,6 +20,7 @@ SET
     key_max_workers = @key_max_workers,
     key_rate_limit = @key_rate_limit,
     key_rate_period_ms = @key_rate_period_ms,
+    delete_succeeded = @delete_succeeded,
     -- settings make a deleted queue a queue again
     deleted_at = NULL,
     deleted_job_id = NULL,
@@ -31,13 +32,13 @@ BEGIN
     INSERT INTO readpast_queue (
         name, max_workers, paused, active, lease_seconds, max_attempts, backoff_base_ms,
         backoff_cap_ms, webhook_url, rate_limit, rate_period_ms, fair, key_max_workers, key_rate_limit,
-        key_rate_period_ms, updated_at
+        key_rate_period_ms, delete_succeeded, updated_at
     )
     VALUES (
         @name, @max_workers, @paused, @active, @lease_seconds,
         @max_attempts, @backoff_base_ms, @backoff_cap_ms, @webhook_url,
         @rate_limit, @rate_period_ms, @fair, @key_max_workers, @key_rate_limit,
-        @key_rate_period_ms, SYSUTCDATETIME()
+        @key_rate_period_ms, @delete_succeeded, SYSUTCDATETIME()
     );
 END;
 

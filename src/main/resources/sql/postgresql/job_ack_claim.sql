@@ -1,6 +1,7 @@
 -- readpast: generic-plan (one cached plan: StatementCatalog.PG_GENERIC_PLAN says why)
 -- Ack and claim, one statement (POST /claim with "ack"): the acknowledged jobs whose lease is
--- held move to the archive as SUCCEEDED (as job_complete_many does), and up to :limit
+-- held move to the archive as SUCCEEDED, or are deleted when their queue's onSuccess is delete
+-- (as job_complete_many does), and up to :limit
 -- claimable jobs of uncapped queues become LEASED (as job_claim does with no capped queue
 -- locked; a claim that may reach a capped queue runs job_complete_many, queue_lock_capped and
 -- job_claim in one transaction instead). The two parts touch different rows (held leases vs
@@ -47,6 +48,8 @@ moved AS (
     RETURNING j.*, i.result AS new_result
 ),
 archived AS (
+    -- kept in the archive unless its queue deletes succeeded jobs (onSuccess delete; this
+    -- statement moves no job of a batch and none that others wait on)
     INSERT INTO readpast_job_archive (
         id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
         due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
@@ -55,8 +58,8 @@ archived AS (
     SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
            due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by),
            created_at, started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-    FROM moved
-    RETURNING id, queue, lease_id
+    FROM moved AS m
+    WHERE NOT EXISTS (SELECT 1 FROM readpast_queue AS q WHERE q.name = m.queue AND q.delete_succeeded)
 ),
 hook AS (
     -- the completion webhook (job's URL, else the queue's), in this same transaction
@@ -139,7 +142,7 @@ claimed AS (
 )
 SELECT
     CASE WHEN c.n IS NULL OR c.n = 1 THEN
-        (SELECT CAST(COALESCE(json_agg(json_build_array(a.id, a.queue, a.lease_id)), '[]') AS text) FROM archived AS a)
+        (SELECT CAST(COALESCE(json_agg(json_build_array(a.id, a.queue, a.lease_id)), '[]') AS text) FROM moved AS a)
     END AS acked,
     c.*
 FROM (SELECT 1 AS one) AS o

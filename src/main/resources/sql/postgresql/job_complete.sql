@@ -1,5 +1,6 @@
--- The holder finished the job: it moves from the hot table to the archive as SUCCEEDED, and
--- its completion webhook (if the job or its queue names one) goes into the outbox.
+-- The holder finished the job: it moves from the hot table to the archive as SUCCEEDED (or is
+-- deleted, when its queue's onSuccess is delete), and its completion webhook (if the job or its
+-- queue names one) goes into the outbox. Returns the job as SUCCEEDED either way.
 WITH moved AS (
     DELETE FROM readpast_job
     WHERE id = :id
@@ -18,14 +19,28 @@ hook AS (
     FROM moved AS m
     LEFT JOIN readpast_queue AS q ON q.name = m.queue
     WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL
+),
+done AS (
+    -- the job as SUCCEEDED: what the caller gets back, and what the archive keeps
+    SELECT id, queue, type, payload, tags, idempotency_key, priority, CAST(3 AS smallint) AS status, attempt,
+           max_attempts, due_at, worker_id, progress, last_error, CAST(:result AS text) AS result, created_by,
+           COALESCE(:modified_by, modified_by) AS modified_by, created_at, started_at, now() AS updated_at,
+           now() AS finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
+           batch_id, has_dependents
+    FROM moved
+),
+archived AS (
+    -- kept in the archive unless its queue deletes succeeded jobs (onSuccess delete); a job of a
+    -- batch, or one that others wait on, is kept all the same (its batch and dependants read it)
+    INSERT INTO readpast_job_archive (
+        id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
+        due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
+        started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
+    )
+    SELECT d.*
+    FROM done AS d
+    WHERE d.batch_id IS NOT NULL
+       OR d.has_dependents
+       OR NOT EXISTS (SELECT 1 FROM readpast_queue AS q WHERE q.name = d.queue AND q.delete_succeeded)
 )
-INSERT INTO readpast_job_archive (
-    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-)
-SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
-       due_at, worker_id, progress, last_error, :result, created_by, COALESCE(:modified_by, modified_by), created_at,
-       started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-FROM moved
-RETURNING *
+SELECT * FROM done

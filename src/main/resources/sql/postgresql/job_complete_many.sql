@@ -1,6 +1,6 @@
 -- readpast: generic-plan (one cached plan: StatementCatalog.PG_GENERIC_PLAN says why)
--- Batch acknowledgement: every item whose lease is held moves to the archive as SUCCEEDED,
--- in one statement. :items is a JSON array of {"id", "lease_id", "result" (JSON text or null)}.
+-- Batch acknowledgement: every item whose lease is held moves to the archive as SUCCEEDED
+-- (or is deleted, when its queue's onSuccess is delete), in one statement. :items is a JSON array of {"id", "lease_id", "result" (JSON text or null)}.
 -- Returns the ids that were completed; the caller classifies the rest. Completion webhooks
 -- (the job's URL, else its queue's) go into the outbox in the same statement.
 WITH items AS (
@@ -34,14 +34,22 @@ hook AS (
     FROM moved AS m
     LEFT JOIN readpast_queue AS q ON q.name = m.queue
     WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL
+),
+archived AS (
+    -- kept in the archive unless its queue deletes succeeded jobs (onSuccess delete); a job of a
+    -- batch, or one that others wait on, is kept all the same (its batch and dependants read it)
+    INSERT INTO readpast_job_archive (
+        id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
+        due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
+        started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
+    )
+    SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
+           due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by), created_at,
+           started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
+    FROM moved AS m
+    WHERE m.batch_id IS NOT NULL
+       OR m.has_dependents
+       OR NOT EXISTS (SELECT 1 FROM readpast_queue AS q WHERE q.name = m.queue AND q.delete_succeeded)
 )
-INSERT INTO readpast_job_archive (
-    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-)
-SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
-       due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by), created_at,
-       started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
+SELECT id, queue, lease_id, batch_id, has_dependents
 FROM moved
-RETURNING id, queue, lease_id, batch_id, has_dependents

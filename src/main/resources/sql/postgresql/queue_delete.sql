@@ -26,6 +26,7 @@ SET deleted_at = now(),
     key_rate_period_ms = NULL,
     fair_cursor = NULL,
     fair_keys = NULL,
+    delete_succeeded = false,
     updated_at = now()
 WHERE name = :name
 RETURNING name

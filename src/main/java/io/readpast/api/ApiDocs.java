@@ -297,19 +297,21 @@ final class ApiDocs {
     static final String QUEUE_VIEW = "{\"name\": \"emails\", \"maxWorkers\": 5, \"paused\": false, \"active\": true, "
             + "\"leaseSeconds\": 60, \"maxAttempts\": 3, \"backoffBaseSeconds\": 2, \"backoffCapSeconds\": 600, "
             + "\"pending\": 120, \"scheduled\": 4, \"leased\": 3, \"processing\": 2, \"dead\": 1, "
-            + "\"lagSeconds\": 1.25, \"createdAt\": \"2026-11-01T09:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:00Z\"}";
+            + "\"lagSeconds\": 1.25, \"createdAt\": \"2026-11-01T09:00:00Z\", \"updatedAt\": \"2026-11-30T12:00:00Z\", "
+            + "\"onSuccess\": \"archive\"}";
 
     static final String QUEUE_VIEW_PAUSED = "{\"name\": \"emails\", \"maxWorkers\": 5, \"paused\": true, "
             + "\"active\": true, \"leaseSeconds\": 60, \"maxAttempts\": 3, \"backoffBaseSeconds\": 2, "
             + "\"backoffCapSeconds\": 600, \"pending\": 120, \"scheduled\": 4, \"leased\": 3, \"processing\": 2, "
             + "\"dead\": 1, \"lagSeconds\": 1.25, \"createdAt\": \"2026-11-01T09:00:00Z\", "
-            + "\"updatedAt\": \"2026-11-30T12:00:00Z\"}";
+            + "\"updatedAt\": \"2026-11-30T12:00:00Z\", \"onSuccess\": \"archive\"}";
 
     static final String QUEUE_LIST = "{\"queues\": [" + QUEUE_VIEW + ", {\"name\": \"reports\", \"maxWorkers\": null, "
             + "\"paused\": false, \"active\": true, \"leaseSeconds\": null, \"maxAttempts\": null, "
             + "\"backoffBaseSeconds\": null, \"backoffCapSeconds\": null, \"pending\": 0, \"scheduled\": 1, "
             + "\"leased\": 0, \"processing\": 0, \"dead\": 0, \"lagSeconds\": null, "
-            + "\"createdAt\": \"2026-11-02T09:00:00Z\", \"updatedAt\": \"2026-11-02T09:00:00Z\"}]}";
+            + "\"createdAt\": \"2026-11-02T09:00:00Z\", \"updatedAt\": \"2026-11-02T09:00:00Z\", "
+            + "\"onSuccess\": \"delete\"}]}";
 
     static final String QUEUE_KEYS = "{\"queue\": \"reports\", \"fairness\": \"round-robin\", \"keyMaxWorkers\": 2, "
             + "\"keys\": [{\"key\": \"tenant-7\", \"pending\": 1200, \"active\": 2}, "

@@ -80,7 +80,7 @@ public class QueueResource {
         var settings = new QueueSettings(queue, maxWorkers, Boolean.TRUE.equals(b.paused()),
                 b.active() == null || b.active(), lease, maxAttempts,
                 base == null ? null : base * 1000, cap == null ? null : cap * 1000, webhookUrl,
-                rateLimit, ratePeriod == null ? null : ratePeriod * 1000L, fairness(b));
+                rateLimit, ratePeriod == null ? null : ratePeriod * 1000L, fairness(b), deleteSucceeded(b));
         return Responses.QueueView.of(queues.put(settings, caller.name()));
     }
 
@@ -251,5 +251,16 @@ public class QueueResource {
         boolean fair = b.fairness() != null || keyMax != null || keyRate != null;
         return fair ? new QueueSettings.Fairness(true, keyMax, keyRate, keyPeriod == null ? null : keyPeriod * 1000L)
                 : QueueSettings.Fairness.NONE;
+    }
+
+    /** onSuccess: archive (absent, null) or delete; anything else is refused, naming the field. */
+    private static boolean deleteSucceeded(Requests.Queue b) {
+        if (b.onSuccess() == null || b.onSuccess().equals("archive")) {
+            return false;
+        }
+        if (b.onSuccess().equals("delete")) {
+            return true;
+        }
+        throw io.readpast.core.BrokerException.invalid("'onSuccess' must be \"archive\" or \"delete\".");
     }
 }

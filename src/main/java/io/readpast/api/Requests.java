@@ -435,7 +435,14 @@ public final class Requests {
             Integer keyRateLimit,
             @Schema(description = "The per-key rate limit's window in seconds (1-86400); required with keyRateLimit.",
                     minimum = "1", maximum = "86400", examples = "60")
-            Integer keyRatePeriodSeconds) {
+            Integer keyRatePeriodSeconds,
+            @Schema(description = "What becomes of the queue's succeeded jobs. archive: they move to the archive, "
+                    + "readable with GET /jobs/{id} until retention deletes them (readpast.retention.succeeded). "
+                    + "delete: they are deleted when they complete, in the completing statement, with no archive "
+                    + "copy (GET /jobs/{id} then answers 404; jobs of a batch and jobs others wait on are archived "
+                    + "all the same). Absent or null: archive.", enumeration = {"archive", "delete"},
+                    examples = "delete")
+            String onSuccess) {
     }
 
     @Schema(description = "A new API key.", requiredProperties = {"name", "roles"})

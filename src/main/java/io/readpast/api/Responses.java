@@ -223,7 +223,12 @@ public final class Responses {
             Integer keyRateLimit,
             @Schema(nullable = true, description = "The per-key rate limit's window in seconds; null without one.",
                     examples = "60")
-            Long keyRatePeriodSeconds) {
+            Long keyRatePeriodSeconds,
+            @Schema(description = "What becomes of the queue's succeeded jobs: archive (kept in the archive until "
+                    + "retention deletes them) or delete (deleted when they complete; jobs of a batch and jobs "
+                    + "others wait on are archived all the same).",
+                    enumeration = {"archive", "delete"}, examples = "archive")
+            String onSuccess) {
 
         static QueueView of(QueueRow q) {
             QueueRow.Counts c = q.counts();
@@ -237,7 +242,8 @@ public final class Responses {
                     q.ratePeriodMs() == null ? null : q.ratePeriodMs() / 1000,
                     q.fairness().fair() ? "round-robin" : null, q.fairness().keyMaxWorkers(),
                     q.fairness().keyRateLimit(),
-                    q.fairness().keyRatePeriodMs() == null ? null : q.fairness().keyRatePeriodMs() / 1000);
+                    q.fairness().keyRatePeriodMs() == null ? null : q.fairness().keyRatePeriodMs() / 1000,
+                    q.deleteSucceeded() ? "delete" : "archive");
         }
     }
 

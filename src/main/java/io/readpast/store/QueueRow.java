@@ -18,7 +18,8 @@ public record QueueRow(
         String webhookUrl,
         Integer rateLimit,
         Long ratePeriodMs,
-        QueueSettings.Fairness fairness) {
+        QueueSettings.Fairness fairness,
+        boolean deleteSucceeded) {
 
     /** Job counts of a queue; {@code oldestDueAt} is the due time of its oldest claimable job,
      * {@code lagSeconds} its age on the database clock. */

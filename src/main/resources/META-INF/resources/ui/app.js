@@ -474,7 +474,10 @@
         return h('tr', { 'data-test': 'queue-row', 'data-queue': x.name },
             h('td', null, h('a', { href: '#/jobs' + q({ queue: x.name }) }, x.name),
                 x.fairness ? [' ', h('a', { href: '#/queues/' + encodeURIComponent(x.name) + '/keys', class: 'badge fair',
-                  'data-test': 'queue-keys', title: 'fair queue: its keys' }, 'keys')] : ''),
+                  'data-test': 'queue-keys', title: 'fair queue: its keys' }, 'keys')] : '',
+                x.onSuccess === 'delete' ? [' ', h('span', { class: 'badge', 'data-test': 'queue-deletes-succeeded',
+                  title: 'onSuccess delete: succeeded jobs are deleted when they complete, not archived '
+                    + '(not counted under Finished, last hour)' }, 'deletes succeeded')] : ''),
             h('td', null, x.paused ? h('span', { class: 'badge paused', 'data-test': 'queue-state' }, 'paused')
                 : h('span', { class: 'badge running', 'data-test': 'queue-state' }, 'running')),
             h('td', { class: 'num', 'data-test': 'pending' }, num(x.pending)),

@@ -1,6 +1,6 @@
 -- The batch acknowledgement (job_complete_many, and the ack part of job_ack_claim): every item
 -- of @items whose lease is held moves from the hot table to the archive as SUCCEEDED (3), with
--- its result. @items is a JSON array of objects {"id": number, "lease_id": UUID string,
+-- its result (or is deleted, when its queue's onSuccess is delete). @items is a JSON array of objects {"id": number, "lease_id": UUID string,
 -- "result": JSON text or null}. With @linked = 0 (a bit: job_complete_many's parameter, a
 -- local of job_ack_claim) a job of a batch (batch_id) or one that others wait on
 -- (has_dependents) is left alone: the caller completes it with its settlement.
@@ -79,6 +79,18 @@ SELECT
     m.lease_id, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key,
     m.batch_id, m.has_dependents
 FROM @moved AS m
-INNER JOIN @item AS i ON m.id = i.id AND m.lease_id = i.lease_id;
+INNER JOIN @item AS i ON m.id = i.id AND m.lease_id = i.lease_id
+-- kept in the archive unless its queue deletes succeeded jobs (onSuccess delete); a job of a
+-- batch, or one that others wait on, is kept all the same (its batch and dependants read it)
+WHERE
+    m.batch_id IS NOT NULL
+    OR m.has_dependents = 1
+    -- the queue's setting, read without a lock (NOLOCK): this batch holds the job rows, and a
+    -- claim holds queue rows while it waits for job rows (N1); while a PUT of the queue is in
+    -- flight either value is right
+    OR NOT EXISTS (
+        SELECT 1 FROM readpast_queue AS q WITH (NOLOCK)
+        WHERE q.name = m.queue AND q.delete_succeeded = 1
+    );
 
 -- include: moved_job_webhook.sql

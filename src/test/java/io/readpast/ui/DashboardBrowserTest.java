@@ -336,10 +336,14 @@ class DashboardBrowserTest {
         waitVisible(By.id("confirm-ok")).click();
         waitVisible(By.xpath("//*[@data-test='toast' and contains(., 'cannot be deleted') and contains(., 'unfinished')]"));
         assertEquals(200, api(ADMIN).get("/queues/ui-demo").then().extract().statusCode(), "refused: still there");
-        api(ADMIN).body(Map.of("maxWorkers", 3)).put("/queues/ui-empty").then().statusCode(200);
+        api(ADMIN).body(Map.of("maxWorkers", 3, "onSuccess", "delete")).put("/queues/ui-empty").then().statusCode(200);
         driver.findElement(By.cssSelector("[data-nav='queues']")).click();
         By emptyRow = By.cssSelector("[data-test='queue-row'][data-queue='ui-empty']");
         waitVisible(emptyRow);
+        // a queue that deletes its succeeded jobs says so; one that archives them does not
+        assertEquals("deletes succeeded", driver.findElement(emptyRow)
+                .findElement(By.cssSelector("[data-test='queue-deletes-succeeded']")).getText());
+        assertTrue(driver.findElement(demoRow).findElements(By.cssSelector("[data-test='queue-deletes-succeeded']")).isEmpty());
         driver.findElement(emptyRow).findElement(By.cssSelector("[data-test='delete-queue']")).click();
         waitVisible(By.id("confirm-ok")).click();
         new WebDriverWait(driver, Duration.ofSeconds(10)).until(d -> d.findElements(emptyRow).isEmpty());

@@ -41,7 +41,8 @@ final class JdbcQueueStore implements QueueStore {
                 .bool("fair", s.fairness().fair())
                 .integer("key_max_workers", s.fairness().keyMaxWorkers())
                 .integer("key_rate_limit", s.fairness().keyRateLimit())
-                .lng("key_rate_period_ms", s.fairness().keyRatePeriodMs());
+                .lng("key_rate_period_ms", s.fairness().keyRatePeriodMs())
+                .bool("delete_succeeded", s.deleteSucceeded());
         return write(Stmt.QUEUE_UPSERT, p, s.name());
     }
 

@@ -127,7 +127,8 @@ public final class RowReader {
                 lng(rs, cols, "rate_period_ms"),
                 new io.readpast.store.QueueSettings.Fairness(cols.containsKey("fair") && rs.getBoolean(cols.get("fair")),
                         integer(rs, cols, "key_max_workers"), integer(rs, cols, "key_rate_limit"),
-                        lng(rs, cols, "key_rate_period_ms")));
+                        lng(rs, cols, "key_rate_period_ms")),
+                cols.containsKey("delete_succeeded") && rs.getBoolean(cols.get("delete_succeeded")));
     }
 
     public ScheduleRow schedule(ResultSet rs, Map<String, Integer> cols) throws SQLException {

@@ -290,6 +290,13 @@ public interface ReadpastConfig {
         @WithDefault("P30D")
         Duration dead();
 
+        /**
+         * Batches that finished longer ago than this are deleted, with their jobs still in the
+         * archive or the dead letters (docs/batches.md).
+         */
+        @WithDefault("P30D")
+        Duration batches();
+
         /** How often each instance runs the retention task. */
         @WithDefault("60s")
         String interval();

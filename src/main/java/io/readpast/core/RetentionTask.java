@@ -10,8 +10,8 @@ import java.time.Duration;
 
 /**
  * Deletes finished jobs past their retention in small batches (archive: SUCCEEDED and
- * CANCELLED; dead letters: DEAD), every readpast.retention.interval, until a batch comes back
- * short. Safe on every instance: the deletes skip rows another instance holds.
+ * CANCELLED; dead letters: DEAD), then finished batches past theirs with the jobs they still
+ * have there, every readpast.retention.interval, each until a round comes back short. Safe on every instance: the deletes skip rows another instance holds.
  */
 @ApplicationScoped
 public class RetentionTask extends PeriodicTask {
@@ -33,7 +33,7 @@ public class RetentionTask extends PeriodicTask {
         runOnce();
     }
 
-    /** Deletes everything past retention now; returns how many rows went. */
+    /** Deletes everything past retention now; returns how many jobs and batches went (a batch's jobs not counted). */
     public int runOnce() {
         int batch = Math.max(1, config.retention().batch());
         long archiveMs = config.retention().succeeded().toMillis();
@@ -48,8 +48,13 @@ public class RetentionTask extends PeriodicTask {
             n = store.deadPurgeOld(deadMs, batch);
             total += n;
         } while (n > 0 && n >= batch);
+        long batchesMs = config.retention().batches().toMillis();
+        do {
+            n = store.batchPurgeOld(batchesMs, batch);
+            total += n;
+        } while (n > 0 && n >= batch);
         if (total > 0) {
-            LOG.debugf("Retention deleted %d finished jobs", total);
+            LOG.debugf("Retention deleted %d finished jobs and batches", total);
         }
         return total;
     }

@@ -16,6 +16,12 @@ public interface MaintenanceStore {
     int deadPurgeOld(long olderThanMs, int limit);
 
     /**
+     * Retention: deletes up to {@code limit} batches that finished more than {@code olderThanMs}
+     * ago, with their jobs still in the archive or the dead letters; returns how many batches.
+     */
+    int batchPurgeOld(long olderThanMs, int limit);
+
+    /**
      * Moves up to {@code limit} PENDING jobs past their expiresAt to the dead letters (DEAD, with
      * their webhooks); returns the queue of each.
      */

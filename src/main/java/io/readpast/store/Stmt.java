@@ -34,6 +34,7 @@ public enum Stmt {
     JOB_THROUGHPUT,
     ARCHIVE_PURGE_OLD,
     DEAD_PURGE_OLD,
+    BATCH_PURGE_OLD,
     QUEUE_UPSERT,
     QUEUE_GET,
     QUEUE_LIST,

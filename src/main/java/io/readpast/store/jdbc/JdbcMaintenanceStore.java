@@ -40,6 +40,11 @@ final class JdbcMaintenanceStore implements MaintenanceStore {
         return purgeOld(Stmt.DEAD_PURGE_OLD, olderThanMs, limit);
     }
 
+    @Override
+    public int batchPurgeOld(long olderThanMs, int limit) {
+        return purgeOld(Stmt.BATCH_PURGE_OLD, olderThanMs, limit);
+    }
+
     private int purgeOld(Stmt stmt, long olderThanMs, int limit) {
         Params p = Params.of().lng("older_than_ms", olderThanMs).integer("limit", limit);
         return sql.oneStatement(c -> sql.query(c, stmt, p, (rs, cols) -> Boolean.TRUE).size());

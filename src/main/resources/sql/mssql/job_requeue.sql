@@ -6,7 +6,9 @@
 -- makes the insert fail with duplicate key 2601, and the whole batch rolls back (XACT_ABORT).
 -- The deleted rows go OUTPUT ... INTO a table variable (never a bare OUTPUT), the new hot row
 -- is inserted from there, and read back as the one result set. A grouped job goes to the end
--- of its group: a new group_seq (the caller holds the group's lock, job_group_lock).
+-- of its group: a new group_seq (the caller holds the group's lock, job_group_lock). A job of
+-- a batch stays in it (batch_id kept): the caller holds the batch's lock and counts the job
+-- there again (docs/batches.md).
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 
@@ -27,7 +29,8 @@ DECLARE @source TABLE (
     group_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
     traceparent varchar(55) NULL,
     tracestate varchar(512) NULL,
-    fairness_key nvarchar(200) NULL
+    fairness_key nvarchar(200) NULL,
+    batch_id bigint NULL
 );
 
 DECLARE @group_key nvarchar(200);
@@ -40,11 +43,11 @@ OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
     deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key,
-    deleted.traceparent, deleted.tracestate, deleted.fairness_key
+    deleted.traceparent, deleted.tracestate, deleted.fairness_key, deleted.batch_id
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key
+    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id
 )
 WHERE id = @id;
 
@@ -53,11 +56,11 @@ OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
     deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key,
-    deleted.traceparent, deleted.tracestate, deleted.fairness_key
+    deleted.traceparent, deleted.tracestate, deleted.fairness_key, deleted.batch_id
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, max_attempts, last_error,
-    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key
+    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id
 )
 WHERE id = @id
     AND status = 5;
@@ -68,7 +71,7 @@ SELECT @group_key = s.group_key FROM @source AS s;
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, last_error, errors, created_by, modified_by, created_at, updated_at, webhook_url, group_key,
-    group_seq, traceparent, tracestate, fairness_key
+    group_seq, traceparent, tracestate, fairness_key, batch_id
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -76,7 +79,7 @@ SELECT
     s.priority, 0, 0, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.errors, s.created_by,
     @modified_by, s.created_at, SYSUTCDATETIME(), s.webhook_url, s.group_key,
     CASE WHEN s.group_key IS NULL THEN NULL ELSE @group_seq END,
-    s.traceparent, s.tracestate, s.fairness_key
+    s.traceparent, s.tracestate, s.fairness_key, s.batch_id
 FROM @source AS s;
 
 SELECT j.*

@@ -1,7 +1,8 @@
 -- A DEAD or CANCELLED job goes back to the hot table as PENDING, due now, attempts reset,
 -- keeping its id; :payload (JSON text) replaces the payload when given. Its errors stay: the
 -- history of earlier attempts. A grouped job goes to the end of its group: a new group_seq
--- (the caller holds the group's lock, job_group_lock).
+-- (the caller holds the group's lock, job_group_lock). A job of a batch stays in it (batch_id
+-- kept): the caller holds the batch's lock and counts the job there again (docs/batches.md).
 WITH from_dead AS (
     DELETE FROM readpast_job_dead WHERE id = :id RETURNING *
 ),
@@ -16,10 +17,10 @@ source AS (
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, last_error, errors, created_by, modified_by, created_at, updated_at, webhook_url, group_key, traceparent, tracestate, fairness_key,
-    group_seq
+    group_seq, batch_id
 )
 SELECT id, queue, type, COALESCE(:payload, payload), tags, idempotency_key, priority, 0, 0,
        max_attempts, now(), last_error, errors, created_by, :modified_by, created_at, now(), webhook_url, group_key, traceparent, tracestate, fairness_key,
-       CASE WHEN group_key IS NULL THEN NULL ELSE nextval('readpast_job_group_seq') END
+       CASE WHEN group_key IS NULL THEN NULL ELSE nextval('readpast_job_group_seq') END, batch_id
 FROM source
 RETURNING *

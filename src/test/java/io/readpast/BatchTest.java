@@ -301,6 +301,57 @@ class BatchTest {
     }
 
     @Test
+    void aRequeuedJobStaysInItsBatchWhichCountsItAgainAndSettlesWhenItFinishes() {
+        // fireOn success: a DEAD job keeps it silent, until that job is requeued and succeeds
+        JsonPath s = createBatch(Map.of("jobs", List.of(job("rq", 1), job("rq", 2)), "callback", callback("rq-done"),
+                "fireOn", "success"));
+        String batch = s.getString("id");
+        Map<String, String> c = claim(List.of("rq"), 10);
+        List<String> ids = List.copyOf(c.keySet());
+        complete(ids.get(0), c.get(ids.get(0)));
+        failFatally(ids.get(1), c.get(ids.get(1)));
+        JsonPath finished = getBatch(batch);
+        assertEquals("FINISHED", finished.getString("state"));
+        assertEquals(1, finished.getInt("dead"));
+        assertEquals(null, finished.getString("firedAt"));
+        given().contentType(ContentType.JSON).body("{}").when().post("/jobs/" + ids.get(1) + "/requeue").then().statusCode(200)
+                .body("status", equalTo("PENDING")).body("batchId", equalTo(batch));
+        JsonPath again = getBatch(batch);
+        assertEquals("RUNNING", again.getString("state"), "the batch counts the requeued job again");
+        assertEquals(0, again.getInt("dead"));
+        assertEquals(1, again.getInt("succeeded"));
+        assertEquals(2, again.getInt("total"));
+        assertEquals(null, again.getString("finishedAt"));
+        Map<String, String> r = claim(List.of("rq"), 10);
+        assertEquals(List.of(ids.get(1)), List.copyOf(r.keySet()));
+        complete(ids.get(1), r.get(ids.get(1)));
+        JsonPath done = getBatch(batch);
+        assertEquals("FINISHED", done.getString("state"));
+        assertEquals(2, done.getInt("succeeded"));
+        assertEquals(0, done.getInt("dead"));
+        assertNotNull(done.get("firedAt"));
+        assertEquals(1, rows("SELECT count(*) FROM readpast_job WHERE queue = 'rq-done'"));
+
+        // fireOn completion: a CANCELLED job requeued reopens the batch; it finishes again, and fires once
+        JsonPath k = createBatch(Map.of("jobs", List.of(job("rk", 1)), "callback", callback("rk-done")));
+        String kb = k.getString("id");
+        String only = k.getString("jobs[0]");
+        given().when().post("/jobs/" + only + "/cancel").then().statusCode(200).body("status", equalTo("CANCELLED"));
+        assertEquals("FINISHED", getBatch(kb).getString("state"));
+        assertEquals(1, rows("SELECT count(*) FROM readpast_job WHERE queue = 'rk-done'"));
+        given().contentType(ContentType.JSON).body("{}").when().post("/jobs/" + only + "/requeue").then().statusCode(200);
+        JsonPath reopened = getBatch(kb);
+        assertEquals("RUNNING", reopened.getString("state"));
+        assertEquals(0, reopened.getInt("cancelled"));
+        Map<String, String> kc = claim(List.of("rk"), 10);
+        complete(only, kc.get(only));
+        JsonPath kDone = getBatch(kb);
+        assertEquals("FINISHED", kDone.getString("state"));
+        assertEquals(1, kDone.getInt("succeeded"));
+        assertEquals(1, rows("SELECT count(*) FROM readpast_job WHERE queue = 'rk-done'"), "a batch fires once");
+    }
+
+    @Test
     void fireOnSuccessStaysSilentAfterADeathAndFireOnDeathFiresAtTheFirstOne() {
         JsonPath success = createBatch(Map.of("jobs", List.of(job("s", 1), job("s", 2)), "callback", callback("s-done"),
                 "fireOn", "success"));

@@ -90,7 +90,8 @@ public interface JobOperatorApi {
     @Tag(name = "Operators")
     @Operation(operationId = "requeueJob", summary = "Requeue a DEAD or CANCELLED job",
             description = "Back to PENDING, due now, with attempts reset; an optional 'payload' replaces the old one. "
-                    + "The body is optional." + ApiDocs.ROLE_ADMIN)
+                    + "A job of a batch stays in it: the batch counts it again, and is not finished until the job "
+                    + "finishes again (a batch fires once). The body is optional." + ApiDocs.ROLE_ADMIN)
     @RequestBody(required = false, description = "Optional: a new payload.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Requeue.class),
                     examples = {

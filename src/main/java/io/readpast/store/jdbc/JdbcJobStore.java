@@ -1,5 +1,6 @@
 package io.readpast.store.jdbc;
 
+import io.readpast.store.BatchRow;
 import io.readpast.store.ClaimParams;
 import io.readpast.store.CompleteItem;
 import io.readpast.store.DeadFilter;
@@ -242,13 +243,30 @@ final class JdbcJobStore implements JobStore {
     public Optional<JobRow> jobRequeue(long id, String payload, String by) {
         Params p = Params.of().lng("id", id).str("payload", payload).str("modified_by", by);
         return sql.tx(c -> {
-            // a grouped job goes to the end of its group: take the group's lock first
             Optional<JobRow> job = single(sql.queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id)));
+            // a job of a batch stays in it: the batch it rejoins is locked first (as a batch add
+            // locks the batch its jobs join), then the job is read again, settled under that lock
+            // (every requeue and purge of the batch's jobs takes it), to know which count it leaves
+            BatchRow batch = null;
+            if (job.isPresent() && job.get().batchId() != null && finished(job.get())) {
+                batch = settlement.lock(c, job.get().batchId());
+                job = single(sql.queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id)));
+            }
+            // a grouped job goes to the end of its group: take the group's lock first
             if (job.isPresent() && job.get().groupKey() != null) {
                 inserts.lockGroup(c, job.get().queue(), job.get().groupKey());
             }
-            return single(sql.queryJobs(c, Stmt.JOB_REQUEUE, p));
+            Optional<JobRow> requeued = single(sql.queryJobs(c, Stmt.JOB_REQUEUE, p));
+            if (requeued.isPresent() && batch != null && job.isPresent() && finished(job.get())) {
+                settlement.requeued(c, batch, job.get().status());
+            }
+            return requeued;
         });
+    }
+
+    /** DEAD, or CANCELLED: the outcomes a requeue takes back. */
+    private static boolean finished(JobRow job) {
+        return job.status() == 4 || job.status() == 5;
     }
 
     @Override

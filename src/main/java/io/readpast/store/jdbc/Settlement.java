@@ -219,11 +219,34 @@ final class Settlement {
                 .bool("finish", finishNow)
                 .bool("fire", fireNow)
                 .bool("cancel", d.cancel())
+                .bool("reopen", false)
                 .lng("callback_job_id", callbackJob), sql.rows()::batch)).orElseThrow();
         if (finishNow && b.hasDependents()) {
             settleChildren(c, 'b', List.of(b.id()), dead + cancelled == 0 ? 3 : 4, out, work);
         }
         return updated;
+    }
+
+    /**
+     * A job of batch {@code b} (read under batch_lock in this transaction) that ended with
+     * {@code outcome} (4 DEAD, 5 CANCELLED) was requeued: that outcome no longer counts, and the
+     * batch is not finished until the job finishes again (then it settles as usual; a batch that
+     * fired does not fire again).
+     */
+    BatchRow requeued(Connection c, BatchRow b, int outcome) throws SQLException {
+        return single(sql.query(c, Stmt.BATCH_UPDATE, Params.of()
+                .lng("id", b.id())
+                .integer("total", b.total())
+                .integer("succeeded", b.succeeded())
+                .integer("dead", Math.max(0, b.dead() - (outcome == 4 ? 1 : 0)))
+                .integer("cancelled", Math.max(0, b.cancelled() - (outcome == 5 ? 1 : 0)))
+                .str("queues", Json.write(b.queues()))
+                .bool("close", false)
+                .bool("finish", false)
+                .bool("fire", false)
+                .bool("cancel", false)
+                .bool("reopen", true)
+                .lng("callback_job_id", null), sql.rows()::batch)).orElseThrow();
     }
 
     /**

@@ -25,8 +25,9 @@ UPDATE b
 SET b.has_dependents = 1
 OUTPUT inserted.id, inserted.finished_at, inserted.dead, inserted.cancelled
 INTO @locked (id, finished_at, dead, cancelled)
-FROM readpast_batch AS b WITH (ROWLOCK, FORCESEEK)
-WHERE b.id IN (SELECT p.id FROM @parent AS p);
+FROM @parent AS p
+-- a join, not IN (subquery): FORCESEEK with IN (subquery) can fail to plan (error 8622)
+INNER JOIN readpast_batch AS b WITH (ROWLOCK, FORCESEEK) ON b.id = p.id;
 
 SELECT
     l.id,

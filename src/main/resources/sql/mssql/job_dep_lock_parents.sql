@@ -20,8 +20,9 @@ WHERE TRY_CONVERT(bigint, e.value) IS NOT NULL;
 UPDATE j
 SET j.has_dependents = 1
 OUTPUT inserted.id, inserted.status INTO @locked (id, status)
-FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
-WHERE j.id IN (SELECT p.id FROM @parent AS p);
+FROM @parent AS p
+-- a join, not IN (subquery): FORCESEEK with IN (subquery) can fail to plan (error 8622)
+INNER JOIN readpast_job AS j WITH (ROWLOCK, FORCESEEK) ON j.id = p.id;
 
 SELECT
     l.id,

@@ -35,10 +35,11 @@ WHERE TRY_CONVERT(bigint, e.value) IS NOT NULL;
 UPDATE d
 SET d.outcome = CAST(@outcome AS tinyint)
 OUTPUT inserted.child_id INTO @settled (child_id)
-FROM readpast_job_dep AS d WITH (ROWLOCK, FORCESEEK)
-WHERE d.parent_kind = CAST(@kind AS nchar(1))
-    AND d.parent_id IN (SELECT p.id FROM @settling AS p)
-    AND d.outcome IS NULL;
+FROM @settling AS p
+-- a join, not IN (subquery): FORCESEEK with IN (subquery) can fail to plan (error 8622)
+INNER JOIN readpast_job_dep AS d WITH (ROWLOCK, FORCESEEK)
+    ON d.parent_kind = CAST(@kind AS nchar(1)) AND d.parent_id = p.id
+WHERE d.outcome IS NULL;
 
 INSERT INTO @counted (child_id, n)
 SELECT
@@ -51,20 +52,21 @@ UPDATE j
 SET
     j.deps_left = CASE
         WHEN @outcome <> 3 AND j.dep_policy = 0 THEN j.deps_left
-        ELSE j.deps_left - (SELECT c.n FROM @counted AS c WHERE c.child_id = j.id)
+        ELSE j.deps_left - c.n
     END,
     j.status = CASE
         WHEN @outcome <> 3 AND j.dep_policy = 0 THEN 7
-        WHEN j.deps_left - (SELECT c.n FROM @counted AS c WHERE c.child_id = j.id) > 0 THEN 7
+        WHEN j.deps_left - c.n > 0 THEN 7
         WHEN j.due_at > SYSUTCDATETIME() THEN 6
         ELSE 0
     END,
     j.updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id, inserted.queue, inserted.status, inserted.due_at, inserted.dep_policy
 INTO @released (id, queue, status, due_at, dep_policy)
-FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
-WHERE j.id IN (SELECT c.child_id FROM @counted AS c)
-    AND j.status = 7;
+FROM @counted AS c
+-- a join, not IN (subquery): FORCESEEK with IN (subquery) can fail to plan (error 8622)
+INNER JOIN readpast_job AS j WITH (ROWLOCK, FORCESEEK) ON j.id = c.child_id
+WHERE j.status = 7;
 
 SELECT
     r.id,

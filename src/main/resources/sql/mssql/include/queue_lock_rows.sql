@@ -6,14 +6,15 @@ SELECT
     q.name,
     CASE WHEN q.rate_limit IS NULL THEN CAST(0 AS bit) ELSE CAST(1 AS bit) END AS rate_limited,
     q.fair
-FROM readpast_queue AS q WITH (
+FROM @due AS d
+-- a join, not IN (subquery): FORCESEEK with IN (subquery) can fail to plan (error 8622);
+-- explicit collation: the column's own on SQL Server (V5), and never a conflict where the
+-- column kept another one (Babelfish)
+INNER JOIN readpast_queue AS q WITH (
     UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK
-)
+) ON q.name = d.name COLLATE Latin1_General_100_BIN2
 WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.key_max_workers IS NOT NULL
         OR q.key_rate_limit IS NOT NULL)
     AND q.paused = 0
     AND q.active = 1
-    -- explicit collation: the column's own on SQL Server (V5), and never a conflict where the
-    -- column kept another one (Babelfish)
-    AND q.name IN (SELECT d.name COLLATE Latin1_General_100_BIN2 FROM @due AS d)
 ORDER BY q.name;

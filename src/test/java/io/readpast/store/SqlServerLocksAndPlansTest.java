@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -99,8 +100,71 @@ class SqlServerLocksAndPlansTest {
         assertTrue(scans.isEmpty(), "reads of the job and webhook tables that are not seeks:\n" + String.join("\n", scans));
     }
 
+    /**
+     * The statements whose FORCESEEK target was reached through IN (subquery), rewritten as joins
+     * from their table variables (FORCESEEK with IN (subquery) can fail to plan, error 8622):
+     * job_dep_lock_parents, batch_lock_parents, job_link, job_dep_settle (both updates) and
+     * queue_lock_capped's include queue_lock_rows. Each runs (a failure to plan fails its request)
+     * and every read of the tables they lock is a seek.
+     */
+    @Test
+    void theForceseekJoinsPlanAndSeek() throws Exception {
+        io.restassured.http.ContentType json = io.restassured.http.ContentType.JSON;
+        given().contentType(json).body(java.util.Map.of("maxWorkers", 2)).put("/queues/fs-capped").then().statusCode(200);
+        String parent = given().contentType(json).body(java.util.Map.of("queue", "fs", "type", "t"))
+                .post("/jobs").then().statusCode(201).extract().path("id");
+        String batch = given().contentType(json).body(java.util.Map.of("jobs", List.of(java.util.Map.of("queue", "fs",
+                "type", "t")))).post("/batches").then().statusCode(201).extract().path("id");
+        given().contentType(json).body(java.util.Map.of("queue", "fs-child", "type", "t", "dependsOn",
+                java.util.Map.of("jobs", List.of(parent), "batches", List.of(batch))))
+                .post("/jobs").then().statusCode(201).body("status", org.hamcrest.Matchers.equalTo("WAITING"));
+        io.restassured.path.json.JsonPath c = given().contentType(json).body(java.util.Map.of("workerId", "w",
+                "queues", List.of("fs"), "limit", 10)).post("/claim").then().statusCode(200).extract().jsonPath();
+        List<String> ids = c.getList("jobs.id");
+        List<String> leases = c.getList("jobs.leaseId");
+        assertEquals(2, ids.size());
+        for (int k = 0; k < ids.size(); k++) {
+            given().contentType(json).body(java.util.Map.of("leaseId", leases.get(k)))
+                    .post("/jobs/" + ids.get(k) + "/complete").then().statusCode(200);
+        }
+        given().contentType(json).body(java.util.Map.of("queue", "fs-capped", "type", "t")).post("/jobs").then()
+                .statusCode(201);
+        given().contentType(json).body(java.util.Map.of("workerId", "w", "queues", List.of("fs-capped", "fs-child"),
+                "limit", 10)).post("/claim").then().statusCode(200).body("jobs.size()", org.hamcrest.Matchers.equalTo(2));
+
+        List<String> scans = new ArrayList<>();
+        int plans = 0;
+        try (Connection conn = TestDb.dataSource().getConnection();
+             PreparedStatement ps = conn.prepareStatement("SELECT CAST(p.query_plan AS nvarchar(max)), "
+                     + "SUBSTRING(t.text, s.statement_start_offset / 2 + 1, 200) "
+                     + "FROM sys.dm_exec_query_stats AS s "
+                     + "CROSS APPLY sys.dm_exec_sql_text(s.sql_handle) AS t "
+                     + "CROSS APPLY sys.dm_exec_text_query_plan(s.plan_handle, s.statement_start_offset, "
+                     + "s.statement_end_offset) AS p "
+                     + "WHERE t.text LIKE N'%error 8622%'");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String plan = rs.getString(1);
+                if (plan == null) {
+                    continue;
+                }
+                plans++;
+                scans.addAll(nonSeeks(plan, rs.getString(2).replaceAll("\\s+", " "), java.util.Set.of("[readpast_job]",
+                        "[readpast_batch]", "[readpast_job_dep]", "[readpast_queue]")));
+            }
+        }
+        assertTrue(plans >= 5, "the rewritten statements' plans are in the cache: " + plans);
+        assertTrue(scans.isEmpty(), "reads in the rewritten statements that are not seeks:\n" + String.join("\n", scans));
+    }
+
     /** Every operator reading readpast_job or readpast_webhook whose physical operation is not a seek. */
     private static List<String> nonSeeks(String planXml, String statement) throws Exception {
+        return nonSeeks(planXml, statement, java.util.Set.of("[readpast_job]", "[readpast_webhook]"));
+    }
+
+    /** Every operator reading one of {@code tables} whose physical operation is not a seek. */
+    private static List<String> nonSeeks(String planXml, String statement, java.util.Set<String> tables)
+            throws Exception {
         var factory = javax.xml.parsers.DocumentBuilderFactory.newInstance();
         factory.setNamespaceAware(true);
         var doc = factory.newDocumentBuilder().parse(new org.xml.sax.InputSource(new StringReader(planXml)));
@@ -114,8 +178,7 @@ class SqlServerLocksAndPlansTest {
                     for (int k = 0; k < objects.getLength(); k++) {
                         Element o = (Element) objects.item(k);
                         String table = o.getAttribute("Table");
-                        if ((table.equals("[readpast_job]") || table.equals("[readpast_webhook]"))
-                                && !op.getAttribute("PhysicalOp").contains("Seek")) {
+                        if (tables.contains(table) && !op.getAttribute("PhysicalOp").contains("Seek")) {
                             out.add(op.getAttribute("PhysicalOp") + " on " + table + " " + o.getAttribute("Index")
                                     + " alias " + o.getAttribute("Alias") + " in: " + statement);
                         }

@@ -51,11 +51,10 @@ final class JdbcMaintenanceStore implements MaintenanceStore {
     }
 
     @Override
-    public List<String> jobExpirePending(int limit, long waitLimitMs) {
+    public List<String> jobExpirePending(int limit) {
         Settlement.Released[] released = new Settlement.Released[1];
         List<String> queues = sql.tx(c -> {
-            List<Settlement.Moved> moved = sql.query(c, Stmt.JOB_EXPIRE_PENDING,
-                    Params.of().integer("limit", limit).lng("wait_limit_ms", waitLimitMs),
+            List<Settlement.Moved> moved = sql.query(c, Stmt.JOB_EXPIRE_PENDING, Params.of().integer("limit", limit),
                     (rs, cols) -> new Settlement.Moved(rs.getLong(cols.get("id")), rs.getString(cols.get("queue")),
                             RowReader.lng(rs, cols, "batch_id"), rs.getBoolean(cols.get("has_dependents")), 4));
             released[0] = settlement.settle(c, moved);
@@ -76,8 +75,8 @@ final class JdbcMaintenanceStore implements MaintenanceStore {
     }
 
     @Override
-    public NextTimes featureNextTimes(long waitLimitMs) {
-        return sql.oneStatement(c -> single(sql.query(c, Stmt.FEATURE_NEXT_TIMES, Params.of().lng("wait_limit_ms", waitLimitMs),
+    public NextTimes featureNextTimes() {
+        return sql.oneStatement(c -> single(sql.query(c, Stmt.FEATURE_NEXT_TIMES, Params.of(),
                         (rs, cols) -> new NextTimes(sql.rows().instant(rs, cols, "next_fire_at"),
                                 sql.rows().instant(rs, cols, "next_expiry"), sql.rows().instant(rs, cols, "next_delivery"),
                                 sql.rows().instant(rs, cols, "db_now")))))

@@ -185,8 +185,11 @@ class HaFailoverIT {
         for (int start = from; start < to && !stop; start += BATCH) {
             List<Map<String, Object>> jobs = new ArrayList<>();
             for (int n = start; n < Math.min(to, start + BATCH); n++) {
-                // an idempotency key per job: a batch tried again after a lost answer makes no second job
-                jobs.add(Map.of("queue", QUEUE, "type", "ha", "payload", Map.of("n", n), "idempotencyKey", "ha-" + n));
+                // a key per job, unique for an hour: a batch tried again after a lost answer makes no
+                // second job, even when workers finished the first one meanwhile (an idempotencyKey alone
+                // holds only while its job is unfinished, as docs/api.md says)
+                jobs.add(Map.of("queue", QUEUE, "type", "ha", "payload", Map.of("n", n), "idempotencyKey", "ha-" + n,
+                        "uniqueFor", 3600));
             }
             Api.Reply r = null;
             while (r == null && !stop) {

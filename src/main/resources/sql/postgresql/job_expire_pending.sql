@@ -1,19 +1,33 @@
--- The expiry sweeper: up to :limit PENDING jobs (due, or scheduled for later) whose expiresAt has passed (database clock)
--- never start: they move to the dead-letter table as DEAD, and their webhook (the job's URL,
--- else the queue's) goes into the outbox, in this same statement. Rows a claim holds are
--- skipped (and the claim itself never takes an expired job). Returns their ids and queues.
-WITH moved AS (
+-- The expiry sweeper: up to :limit PENDING jobs (due, or scheduled for later) and WAITING ones
+-- whose expiresAt has passed (database clock) never start, and neither do up to :limit WAITING
+-- jobs enqueued more than :wait_limit_ms ago (readpast.dependencies.wait-limit; 0: no limit):
+-- they move to the dead-letter table as DEAD, and their webhook (the job's URL, else the
+-- queue's) goes into the outbox, in this same statement. Rows a claim (or a settlement
+-- counting off a waiting child) holds are skipped (and the claim itself never takes an expired
+-- job). Returns their ids and queues, with batch_id and has_dependents: the caller settles the
+-- batches and dependants of the expired jobs, in this transaction.
+WITH expired AS (
+    SELECT e.id FROM readpast_job AS e
+    WHERE e.status IN (0, 6, 7)
+      AND e.expires_at IS NOT NULL
+      AND e.expires_at <= now()
+    ORDER BY e.expires_at
+    LIMIT :limit
+    FOR UPDATE SKIP LOCKED
+),
+waited AS (
+    SELECT w.id FROM readpast_job AS w
+    WHERE w.status = 7
+      AND CAST(:wait_limit_ms AS bigint) > 0
+      AND w.created_at <= now() - CAST(:wait_limit_ms AS bigint) * interval '1 millisecond'
+    ORDER BY w.created_at
+    LIMIT :limit
+    FOR UPDATE SKIP LOCKED
+),
+moved AS (
     DELETE FROM readpast_job
-    WHERE id IN (
-        SELECT e.id FROM readpast_job AS e
-        WHERE e.status IN (0, 6)
-          AND e.expires_at IS NOT NULL
-          AND e.expires_at <= now()
-        ORDER BY e.expires_at
-        LIMIT :limit
-        FOR UPDATE SKIP LOCKED
-    )
-      AND status IN (0, 6)
+    WHERE id IN (SELECT x.id FROM expired AS x UNION SELECT y.id FROM waited AS y)
+      AND status IN (0, 6, 7)
     RETURNING *
 ),
 hook AS (
@@ -29,7 +43,10 @@ INSERT INTO readpast_job_dead (
     started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
 )
 SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, max_attempts,
-       due_at, worker_id, progress, 'expired: not started before its expiresAt', NULL, created_by,
+       due_at, worker_id, progress,
+       CASE WHEN expires_at IS NOT NULL AND expires_at <= now() THEN 'expired: not started before its expiresAt'
+            ELSE 'expired: waited longer than readpast.dependencies.wait-limit for its parents' END,
+       NULL, created_by,
        modified_by, created_at, started_at, now(), now(), NULL, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
 FROM moved
 RETURNING id, queue, batch_id, has_dependents

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
@@ -262,6 +263,41 @@ class BatchTest {
         assertEquals("PENDING", status(runs));
         assertEquals("PENDING", status(runAnyway));
         assertEquals(Set2.of(runs, runAnyway), Set2.of(claim(List.of("pol"), 10).keySet()));
+    }
+
+    @Test
+    void aWaitingJobPastItsExpiresAtDiesAndSettlesItsDependantsAndItsBatch() {
+        String parent = Jobs.enqueue(job("wx", "P")); // never claimed: its child waits past its expiresAt
+        Map<String, Object> w = job("wx", "W");
+        w.put("dependsOn", Map.of("jobs", List.of(parent)));
+        w.put("expiresAt", TestDb.dbNow().plusSeconds(1).toString());
+        JsonPath b = createBatch(Map.of("jobs", List.of(w), "callback", callback("wx-done")));
+        String batch = b.getString("id");
+        String waiting = b.getString("jobs[0]");
+        assertEquals("WAITING", status(waiting));
+        Map<String, Object> child = job("wx-c", "cancel-me");
+        child.put("dependsOn", Map.of("jobs", List.of(waiting)));
+        String cancelled = Jobs.enqueue(child);
+        Map<String, Object> other = job("wx-c", "run-anyway");
+        other.put("dependsOn", Map.of("jobs", List.of(waiting)));
+        other.put("onParentFailure", "run");
+        String runs = Jobs.enqueue(other);
+
+        await().atMost(java.time.Duration.ofSeconds(20)).pollInterval(java.time.Duration.ofMillis(100))
+                .until(() -> "DEAD".equals(status(waiting)));
+        given().when().get("/jobs/" + waiting).then()
+                .body("lastError", equalTo("expired: not started before its expiresAt"));
+        // its dependants settle as for any parent that ended DEAD, in the expiry's transaction
+        given().when().get("/jobs/" + cancelled).then().body("status", equalTo("CANCELLED"))
+                .body("lastError", containsString("parent job " + waiting + " ended DEAD"));
+        assertEquals("PENDING", status(runs));
+        // and its batch counts it: finished, with one DEAD job, and fired
+        JsonPath done = getBatch(batch);
+        assertEquals("FINISHED", done.getString("state"));
+        assertEquals(1, done.getInt("dead"));
+        assertNotNull(done.get("firedAt"));
+        assertEquals(1, rows("SELECT count(*) FROM readpast_job WHERE queue = 'wx-done'"));
+        assertEquals("PENDING", status(parent), "the parent has no expiresAt: it is not touched");
     }
 
     @Test

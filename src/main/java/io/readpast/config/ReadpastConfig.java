@@ -63,6 +63,18 @@ public interface ReadpastConfig {
 
     Retention retention();
 
+    Dependencies dependencies();
+
+    /** Jobs that wait for others (docs/batches.md). */
+    interface Dependencies {
+        /**
+         * A WAITING job whose parents have not all settled this long after it was enqueued
+         * expires: it moves to the dead letters (DEAD) and its dependants and batch settle as
+         * for any DEAD job. Absent: a job waits as long as its parents take.
+         */
+        Optional<Duration> waitLimit();
+    }
+
     Auth auth();
 
     Embedded embedded();

@@ -217,6 +217,10 @@ public class Enqueuer {
         if (job.expiresAt() != null) {
             timers.wakeAt(job.expiresAt()); // the expiry task looks then
         }
+        long waitLimitMs = JobExpiry.waitLimitMs(config);
+        if (job.status() == 7 && waitLimitMs > 0 && job.createdAt() != null) {
+            timers.wakeAt(job.createdAt().plusMillis(waitLimitMs)); // a WAITING job's wait limit
+        }
     }
 
     /**

@@ -75,14 +75,14 @@ public class TimersTask implements BackgroundTask {
 
     @Override
     public Instant pass() {
-        MaintenanceStore.NextTimes t = store.featureNextTimes();
+        MaintenanceStore.NextTimes t = store.featureNextTimes(JobExpiry.waitLimitMs(config));
         timetable.observedDbNow(t.dbNow());
         Runnable sender = deliveries;
         boolean fired = run("schedule firing", schedules::runOnce, t.nextFire(), t.dbNow());
         boolean expired = run("job expiry", expiry::runOnce, t.nextExpiry(), t.dbNow());
         boolean sent = sender != null && run("webhook delivery", sender, t.nextDelivery(), t.dbNow());
         if (fired || expired || sent) {
-            t = store.featureNextTimes();
+            t = store.featureNextTimes(JobExpiry.waitLimitMs(config));
         }
         // work that ran and is still due (another instance holds it, or it failed) is looked at
         // again in a second, not at once: the loop must not spin on it

@@ -22,10 +22,17 @@ public interface MaintenanceStore {
     int batchPurgeOld(long olderThanMs, int limit);
 
     /**
-     * Moves up to {@code limit} PENDING jobs past their expiresAt to the dead letters (DEAD, with
-     * their webhooks); returns the queue of each.
+     * Moves up to {@code limit} PENDING or WAITING jobs past their expiresAt, and up to
+     * {@code limit} WAITING jobs enqueued more than {@code waitLimitMs} ago (0: no limit), to the
+     * dead letters (DEAD, with their webhooks), settling their batches and dependants; returns
+     * the queue of each.
      */
-    List<String> jobExpirePending(int limit);
+    List<String> jobExpirePending(int limit, long waitLimitMs);
+
+    /** {@link #jobExpirePending(int, long)} with no wait limit. */
+    default List<String> jobExpirePending(int limit) {
+        return jobExpirePending(limit, 0);
+    }
 
     /**
      * Housekeeping of the feature tables, up to the limit of rows each: fire records, uniqueness
@@ -47,8 +54,11 @@ public interface MaintenanceStore {
     record NextTimes(Instant nextFire, Instant nextExpiry, Instant nextDelivery, Instant dbNow) {
     }
 
-    /** One statement: see {@link NextTimes}. */
-    NextTimes featureNextTimes();
+    /**
+     * One statement: see {@link NextTimes}; a WAITING job's expiry is also its enqueue time plus
+     * {@code waitLimitMs} (0: no limit).
+     */
+    NextTimes featureNextTimes(long waitLimitMs);
 
     /** Claims and batch acknowledgements so far: each leaves a dead row version in the hot table. */
     long churn();

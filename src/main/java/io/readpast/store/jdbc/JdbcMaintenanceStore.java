@@ -51,10 +51,11 @@ final class JdbcMaintenanceStore implements MaintenanceStore {
     }
 
     @Override
-    public List<String> jobExpirePending(int limit) {
+    public List<String> jobExpirePending(int limit, long waitLimitMs) {
         Settlement.Released[] released = new Settlement.Released[1];
         List<String> queues = sql.tx(c -> {
-            List<Settlement.Moved> moved = sql.query(c, Stmt.JOB_EXPIRE_PENDING, Params.of().integer("limit", limit),
+            List<Settlement.Moved> moved = sql.query(c, Stmt.JOB_EXPIRE_PENDING,
+                    Params.of().integer("limit", limit).lng("wait_limit_ms", waitLimitMs),
                     (rs, cols) -> new Settlement.Moved(rs.getLong(cols.get("id")), rs.getString(cols.get("queue")),
                             RowReader.lng(rs, cols, "batch_id"), rs.getBoolean(cols.get("has_dependents")), 4));
             released[0] = settlement.settle(c, moved);
@@ -75,8 +76,8 @@ final class JdbcMaintenanceStore implements MaintenanceStore {
     }
 
     @Override
-    public NextTimes featureNextTimes() {
-        return sql.oneStatement(c -> single(sql.query(c, Stmt.FEATURE_NEXT_TIMES, Params.of(),
+    public NextTimes featureNextTimes(long waitLimitMs) {
+        return sql.oneStatement(c -> single(sql.query(c, Stmt.FEATURE_NEXT_TIMES, Params.of().lng("wait_limit_ms", waitLimitMs),
                         (rs, cols) -> new NextTimes(sql.rows().instant(rs, cols, "next_fire_at"),
                                 sql.rows().instant(rs, cols, "next_expiry"), sql.rows().instant(rs, cols, "next_delivery"),
                                 sql.rows().instant(rs, cols, "db_now")))))

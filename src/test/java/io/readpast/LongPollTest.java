@@ -312,15 +312,32 @@ class LongPollTest {
                 .mapToLong(store::statementsExecuted).sum();
         long startCount = pollCost.getAsLong();
         long startAll = all.getAsLong();
+        java.util.Map<Stmt, Long> startEach = new java.util.EnumMap<>(Stmt.class);
+        for (Stmt s : Stmt.values()) {
+            startEach.put(s, store.statementsExecuted(s));
+        }
         long startNanos = System.nanoTime();
         // Measured: no long-poll statement and 4 statements in all in 12 s (3 lease-sweeper passes,
         // at most 4 s apart, and a gauge refresh). Allowed: one check in flight, and half a
         // statement a second plus two for passes that happen to straddle the window's ends.
-        await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(13)).until(() -> {
-            double seconds = (System.nanoTime() - startNanos) / 1e9;
-            return pollCost.getAsLong() - startCount <= 1
-                    && all.getAsLong() - startAll <= Math.ceil(seconds * 0.5) + 2;
-        });
+        try {
+            await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(13)).until(() -> {
+                double seconds = (System.nanoTime() - startNanos) / 1e9;
+                return pollCost.getAsLong() - startCount <= 1
+                        && all.getAsLong() - startAll <= Math.ceil(seconds * 0.5) + 2;
+            });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            // say which statements ran, so that a failure names its cause
+            StringBuilder ran = new StringBuilder();
+            for (Stmt s : Stmt.values()) {
+                long n = store.statementsExecuted(s) - startEach.get(s);
+                if (n > 0) {
+                    ran.append(' ').append(s).append('=').append(n);
+                }
+            }
+            throw new AssertionError("statements run while 100 long-polls idled, in "
+                    + String.format("%.1f s:", (System.nanoTime() - startNanos) / 1e9) + ran, e);
+        }
         System.out.printf("100 idle long-polls: %d long-poll statements, %d statements in all, in %.1f s%n",
                 pollCost.getAsLong() - startCount, all.getAsLong() - startAll, (System.nanoTime() - startNanos) / 1e9);
         for (CompletableFuture<Http.Reply> c : claims) {

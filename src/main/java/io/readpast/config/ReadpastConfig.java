@@ -227,6 +227,17 @@ public interface ReadpastConfig {
         int claimConcurrency();
 
         /**
+         * READPAST_DB_FAILOVER_WAIT: how long a unit of work that met a failover (no connection
+         * to a primary, the connection lost or a standby reached) is tried again before its
+         * request is answered 503 with Retry-After. Only work that is sure not to have
+         * committed is tried again: the failure came while connecting, or inside a transaction
+         * before its commit. A little above the failover time measured with pg_auto_failover
+         * (docs/high-availability.md); PT0S answers 503 at once.
+         */
+        @WithDefault("PT12S")
+        java.time.Duration failoverWait();
+
+        /**
          * For the test suite only (-Pmssql): with no URL, let Quarkus Dev Services start this
          * engine's database in a container ("mssql" or "postgresql") instead of the embedded
          * PostgreSQL. Needs a Docker engine.

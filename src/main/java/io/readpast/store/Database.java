@@ -93,7 +93,7 @@ public class Database {
         this.engine = engine;
         this.dataSource = ds;
         this.dialect = dialect;
-        store = new JdbcStores(ds, dialect, catalog, config.db().claimConcurrency());
+        store = new JdbcStores(ds, dialect, catalog, config.db().claimConcurrency(), config.db().failoverWait());
         return store;
     }
 

@@ -73,6 +73,34 @@ public interface Dialect {
     /** Engine-specific classification; null when the engine has nothing to say. */
     StoreException.Kind classifyEngine(SQLException e);
 
+    /**
+     * A failover on the engine's side: no primary to connect to yet, a connection lost, the
+     * session on a node that is now a standby, the database not available for a moment. Work that
+     * met one and did not commit may be tried again once a new primary serves. Not disk full,
+     * connection limits or refused logins: those wait on an operator, not on a promotion.
+     */
+    default boolean isFailover(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s) {
+                if (isEngineFailover(s)) {
+                    return true;
+                }
+                String state = s.getSQLState();
+                if (state != null && state.startsWith("08")) {
+                    return true;
+                }
+                String msg = s.getMessage();
+                if (msg != null && msg.toLowerCase(java.util.Locale.ROOT).contains("acquisition timeout")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The engine's own failover errors (see {@link #isFailover}). */
+    boolean isEngineFailover(SQLException e);
+
     default StoreException.Kind classify(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLException s) {

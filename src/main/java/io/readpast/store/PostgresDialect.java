@@ -109,6 +109,13 @@ public final class PostgresDialect implements Dialect {
     }
 
     @Override
+    public boolean isEngineFailover(SQLException e) {
+        String state = e.getSQLState();
+        // admin or crash shutdown, the server starting up, a read-only (standby) transaction
+        return "57P01".equals(state) || "57P02".equals(state) || "57P03".equals(state) || "25006".equals(state);
+    }
+
+    @Override
     public StoreException.Kind classifyEngine(SQLException e) {
         String state = e.getSQLState();
         if (state == null) {

@@ -143,6 +143,17 @@ public final class SqlServerDialect implements Dialect {
     static final int BABELFISH_UNMAPPED = 33557097;
 
     @Override
+    public boolean isEngineFailover(SQLException e) {
+        return switch (e.getErrorCode()) {
+            // the database read-only (a secondary), an availability-group replica not accepting
+            // connections or in resolving state, not available (Azure SQL moving it), being
+            // recovered or shutting down
+            case 3906, 976, 978, 983, 40613, 922, 942 -> true;
+            default -> false;
+        };
+    }
+
+    @Override
     public StoreException.Kind classifyEngine(SQLException e) {
         if ("40001".equals(e.getSQLState())) {
             return StoreException.Kind.TRANSIENT;                     // serialization failure / deadlock

@@ -54,6 +54,8 @@ class ConnectRefusalIT {
                 "READPAST_DB_USERNAME", ROLE,
                 "READPAST_DB_PASSWORD", "",
                 "READPAST_AUTH_ENABLED", "true",
+                // every refusal answered at once: the failover wait is HaFailoverIT's to hold
+                "READPAST_DB_FAILOVER_WAIT", "PT0S",
                 "READPAST_API_KEYS", "ops:admin:" + io.readpast.security.ApiKeys.digestHex(key)), BrokerProcess.BASEDIR);
         api = new Api().withKey(key);
         await("broker ready").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))

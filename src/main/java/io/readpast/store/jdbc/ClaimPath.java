@@ -84,7 +84,8 @@ final class ClaimPath {
             // PostgreSQL). Locking nothing, it leaves capped queues alone even if one was capped
             // a moment ago elsewhere, so the cap holds whatever the cache says.
             p.str("locked_queues", "[]");
-            return gate.run(() -> sql.oneStatement(c -> {
+            return gate.run(() -> sql.repeatableStatement(c -> {
+                slices.forget(); // a try after a failover starts afresh: what it read before may not have committed
                 slices.take(c, Stmt.JOB_CLAIM, p);
                 return slices.claimed();
             }));
@@ -93,7 +94,8 @@ final class ClaimPath {
         if (fairOnly != null) {
             // a fair queue with round-robin alone, and nothing else in scope: job_claim_fair
             // alone, one statement (it takes no queue lock, and no plain queue is reachable)
-            return gate.run(() -> sql.oneStatement(c -> {
+            return gate.run(() -> sql.repeatableStatement(c -> {
+                slices.forget();
                 slices.take(c, Stmt.JOB_CLAIM_FAIR, p.str("queue", fairOnly).bool("locked", false));
                 return slices.claimed();
             }));
@@ -193,6 +195,14 @@ final class ClaimPath {
             for (int i = 0; i < claims.size(); i++) {
                 wanted[i] = claims.get(i).limit();
                 rows.add(new ArrayList<>());
+            }
+        }
+
+        /** Back to nothing claimed. */
+        void forget() {
+            for (int i = 0; i < claims.size(); i++) {
+                wanted[i] = claims.get(i).limit();
+                rows.get(i).clear();
             }
         }
 

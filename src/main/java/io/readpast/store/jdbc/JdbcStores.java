@@ -30,7 +30,13 @@ public final class JdbcStores {
     private final Settlement settlement;
 
     public JdbcStores(DataSource dataSource, Dialect dialect, StatementCatalog catalog, int claimConcurrency) {
-        this.sql = new SqlRunner(dataSource, dialect, catalog);
+        this(dataSource, dialect, catalog, claimConcurrency, java.time.Duration.ZERO);
+    }
+
+    /** {@code failoverWait}: readpast.db.failover-wait (see {@link SqlRunner#run}). */
+    public JdbcStores(DataSource dataSource, Dialect dialect, StatementCatalog catalog, int claimConcurrency,
+                      java.time.Duration failoverWait) {
+        this.sql = new SqlRunner(dataSource, dialect, catalog, failoverWait);
         ClaimGate gate = new ClaimGate(claimConcurrency);
         CappedQueues capped = new CappedQueues(sql);
         JobInserts inserts = new JobInserts(sql);

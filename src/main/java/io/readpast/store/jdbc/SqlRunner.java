@@ -57,11 +57,22 @@ public final class SqlRunner {
     private final RowReader rows;
     private final Map<Stmt, AtomicLong> statements = new EnumMap<>(Stmt.class);
     private final AtomicLong transientFailures = new AtomicLong();
+    private final AtomicLong failoverRetries = new AtomicLong();
+    private final long failoverWaitNanos;
 
     public SqlRunner(DataSource dataSource, Dialect dialect, StatementCatalog catalog) {
+        this(dataSource, dialect, catalog, java.time.Duration.ZERO);
+    }
+
+    /**
+     * {@code failoverWait}: how long work that met a failover before it could commit is tried
+     * again (readpast.db.failover-wait); zero gives it up at once.
+     */
+    public SqlRunner(DataSource dataSource, Dialect dialect, StatementCatalog catalog, java.time.Duration failoverWait) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.catalog = catalog;
+        this.failoverWaitNanos = Math.max(0, failoverWait.toNanos());
         this.rows = new RowReader(dialect);
         for (Stmt s : Stmt.values()) {
             statements.put(s, new AtomicLong());
@@ -86,6 +97,11 @@ public final class SqlRunner {
         return transientFailures.get();
     }
 
+    /** Tries of work again after a failover (readpast.db.failover-wait), so far. */
+    public long failoverRetries() {
+        return failoverRetries.get();
+    }
+
     /** Work in one transaction. */
     public <T> T tx(SqlWork<T> work) {
         return run(work, false);
@@ -100,16 +116,41 @@ public final class SqlRunner {
         return run(work, dialect.singleStatementAutocommit());
     }
 
+    /**
+     * A single statement that is safe to run twice ({@link #oneStatement} otherwise): a claim,
+     * whose lease, granted but unanswered, runs out and leaves its job claimable again. A
+     * failover it meets is tried again within readpast.db.failover-wait even when the statement
+     * may have run; the work must start afresh each time it is run.
+     */
+    public <T> T repeatableStatement(SqlWork<T> work) {
+        return run(work, dialect.singleStatementAutocommit(), true);
+    }
+
     /** Work on a connection of its own, in autocommit when asked, committed otherwise. */
     public <T> T run(SqlWork<T> work, boolean autocommit) {
+        return run(work, autocommit, false);
+    }
+
+    /**
+     * Work on a connection of its own, in autocommit when asked, committed otherwise. A failover
+     * met while connecting, or inside the transaction before its commit, is tried again until
+     * readpast.db.failover-wait has passed since the first one: nothing of that try can have
+     * committed. One met by a statement in autocommit or by the commit itself may have committed,
+     * and is answered at once (503), unless the work is repeatable.
+     */
+    private <T> T run(SqlWork<T> work, boolean autocommit, boolean repeatable) {
+        long failoverDeadline = 0;
         for (int attempt = 1; ; attempt++) {
+            boolean uncommitted = true; // nothing of this try can have committed
             try (Connection c = dataSource.getConnection()) {
                 c.setAutoCommit(autocommit);
                 if (autocommit) {
+                    uncommitted = false;
                     return work.run(c);
                 }
                 try {
                     T result = work.run(c);
+                    uncommitted = false;
                     c.commit();
                     return result;
                 } catch (SQLException | RuntimeException e) {
@@ -117,6 +158,19 @@ public final class SqlRunner {
                     throw e;
                 }
             } catch (SQLException e) {
+                if ((uncommitted || repeatable) && failoverWaitNanos > 0 && dialect.isFailover(e)) {
+                    long now = System.nanoTime();
+                    if (failoverDeadline == 0) {
+                        failoverDeadline = now + failoverWaitNanos;
+                        LOG.infof("Waiting up to %d ms for the database to fail over: %s", failoverWaitNanos / 1_000_000,
+                                e.getMessage());
+                    }
+                    if (now < failoverDeadline) {
+                        failoverRetries.incrementAndGet();
+                        pause(Math.min(failoverDeadline - now, ThreadLocalRandom.current().nextLong(100, 301) * 1_000_000));
+                        continue;
+                    }
+                }
                 StoreException.Kind kind = dialect.classify(e);
                 if (kind == StoreException.Kind.TRANSIENT) {
                     transientFailures.incrementAndGet();
@@ -142,8 +196,12 @@ public final class SqlRunner {
 
     private static void sleepBackoff(int attempt) {
         long cap = Math.min(200, 10L << attempt);
+        pause(ThreadLocalRandom.current().nextLong(1, cap + 1) * 1_000_000);
+    }
+
+    private static void pause(long nanos) {
         try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, cap + 1));
+            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();
             throw new StoreException(StoreException.Kind.UNAVAILABLE, "interrupted", ie);

@@ -121,7 +121,7 @@ start() {
 # a reliable network, where a check that fails twice in 1.5 s means a dead node.
 tune_monitor() {
     as_pg psql -q -h 127.0.0.1 -p "$MONITOR_PORT" -U postgres -d pg_auto_failover \
-        -c "ALTER SYSTEM SET pgautofailover.health_check_period = 1000" \
+        -c "ALTER SYSTEM SET pgautofailover.health_check_period = 500" \
         -c "ALTER SYSTEM SET pgautofailover.health_check_timeout = 1000" \
         -c "ALTER SYSTEM SET pgautofailover.health_check_max_retries = 1" \
         -c "ALTER SYSTEM SET pgautofailover.health_check_retry_delay = 500" \
@@ -143,10 +143,11 @@ tune_keeper() {
 url() {
     # targetServerType=primary: connect only to the node that accepts writes, trying each host;
     # short connect and login timeouts so that a dead host costs seconds, not minutes;
-    # hostRecheckSeconds=1: a host found to be a standby (or down) is tried again after a second.
+    # hostRecheckSeconds=0: a host found to be a standby (or down) is tried again at the next
+    # connection (the default, 10 s, would hide a promoted standby that long).
     local hosts=""
     for n in $NODES; do hosts="$hosts${hosts:+,}127.0.0.1:$(port_of "$n")"; done
-    echo "jdbc:postgresql://$hosts/$DB?targetServerType=primary&hostRecheckSeconds=1&connectTimeout=2&loginTimeout=5&socketTimeout=30&tcpKeepAlive=true"
+    echo "jdbc:postgresql://$hosts/$DB?targetServerType=primary&hostRecheckSeconds=0&connectTimeout=2&loginTimeout=5&socketTimeout=30&tcpKeepAlive=true"
 }
 
 # One primary, every other data node secondary, and the monitor's goal reached for each.

@@ -158,6 +158,17 @@ class HaFailoverIT {
     static void stopRig() throws Exception {
         BROKERS.forEach(BrokerProcess::stop);
         if (onPath("pg_autoctl")) {
+            // the monitor's and keepers' logs (the failover's own timeline) outlive the rig
+            Path rig = Path.of(System.getenv().getOrDefault("HA_DIR", "/tmp/readpast-ha"));
+            if (Files.isDirectory(rig)) {
+                Path keep = BrokerProcess.LOGS.resolve("ha-rig");
+                Files.createDirectories(keep);
+                try (var logs = Files.newDirectoryStream(rig, "*.log")) {
+                    for (Path log : logs) {
+                        Files.copy(log, keep.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
             script("stop");
         }
     }
@@ -352,6 +363,7 @@ class HaFailoverIT {
         String oldPrimary = primaryNode();
         long killedAt = System.currentTimeMillis();
         script("kill", oldPrimary);
+        long deadAt = System.currentTimeMillis(); // the node is dead by now, somewhere since killedAt
         long[] detected = {0};
         long[] promoted = {0};
         String[] newPrimary = {null};
@@ -376,12 +388,13 @@ class HaFailoverIT {
                     }
                     return false;
                 });
-        // the first write sent after the kill and accepted (a write sent before it may be answered after it)
+        // the first write sent once the node was dead and accepted (one sent before may be answered after);
+        // counted from the start of the kill
         long[] firstWriteAt = {0};
         await("the first write accepted after the kill").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
                 .until(() -> {
                     for (long[] w : probeWrites) {
-                        if (w[0] > killedAt) {
+                        if (w[0] > deadAt) {
                             firstWriteAt[0] = firstWriteAt[0] == 0 ? w[1] : Math.min(firstWriteAt[0], w[1]);
                         }
                     }

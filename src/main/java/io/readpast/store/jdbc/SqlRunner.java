@@ -167,7 +167,7 @@ public final class SqlRunner {
                     }
                     if (now < failoverDeadline) {
                         failoverRetries.incrementAndGet();
-                        pause(Math.min(failoverDeadline - now, ThreadLocalRandom.current().nextLong(100, 301) * 1_000_000));
+                        pause(Math.min(failoverDeadline - now, ThreadLocalRandom.current().nextLong(50, 151) * 1_000_000));
                         continue;
                     }
                 }

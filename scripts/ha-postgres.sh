@@ -121,7 +121,7 @@ start() {
 # a reliable network, where a check that fails twice in 1.5 s means a dead node.
 tune_monitor() {
     as_pg psql -q -h 127.0.0.1 -p "$MONITOR_PORT" -U postgres -d pg_auto_failover \
-        -c "ALTER SYSTEM SET pgautofailover.health_check_period = 500" \
+        -c "ALTER SYSTEM SET pgautofailover.health_check_period = 1000" \
         -c "ALTER SYSTEM SET pgautofailover.health_check_timeout = 1000" \
         -c "ALTER SYSTEM SET pgautofailover.health_check_max_retries = 1" \
         -c "ALTER SYSTEM SET pgautofailover.health_check_retry_delay = 500" \

@@ -524,8 +524,11 @@ class HaFailoverIT {
                             + "statuses %s, connection errors %d, claims %d, redeliveries %d, acknowledged completions %d%n",
                     acknowledged, WORKERS, (System.currentTimeMillis() - started) / 1000.0, KILLS, statuses, ioErrors.get(),
                     claims.get(), claims.get() - completedJobs.size(), acked);
+            // Measured on a 2-core machine running the three data nodes, the monitor, three brokers
+            // and this load: 8.5-11.5 s from kill to first write in 6 runs (docs/high-availability.md,
+            // where the time goes). The 10 s is not met every time here; this holds what is.
             for (double[] t : runs) {
-                assertTrue(t[2] <= 30, "served again within 30 s of a kill: " + timeline);
+                assertTrue(t[2] <= 15, "writes accepted again within 15 s of a kill: " + timeline);
             }
             assertTrue(BROKERS.get(1).alive() && BROKERS.get(2).alive(), "the other brokers ran on, unrestarted");
         } finally {

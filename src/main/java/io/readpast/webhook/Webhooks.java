@@ -114,6 +114,9 @@ public class Webhooks {
         });
     }
 
+    /** The delivery statuses, each at the index of its stored code (as {@link #status} names them). */
+    public static final List<String> STATUSES = List.of("PENDING", "SENDING", "DELIVERED", "DEAD");
+
     public static String status(int code) {
         return switch (code) {
             case WebhookRow.PENDING -> "PENDING";

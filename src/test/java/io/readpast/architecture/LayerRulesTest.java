@@ -8,13 +8,17 @@ import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.base.DescribedPredicate.alwaysTrue;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * The dependency rule of docs/ARCHITECTURE.md, checked on the compiled main classes: api → core →
  * store (ports and rows); security, webhook and ops depend on core and the ports only; no
- * package cycle.
+ * package cycle. Inside api, one package per noun (jobs, leases, queues, ...) beside the shared
+ * plumbing (api.http): a noun's package uses core and the plumbing, never another noun's.
  */
 class LayerRulesTest {
 
@@ -48,6 +52,38 @@ class LayerRulesTest {
                         c -> c.getTargetOwner().getPackageName().equals("io.readpast.store")
                                 && c.getTargetOwner().getSimpleName().endsWith("Row")))
                 .because("a row is what the store returns; a request becomes a core command, not a row")
+                .check(main);
+    }
+
+    /** The api room's shared plumbing: request and response records, checks, problem mapping, OpenAPI text. */
+    private static final String API_PLUMBING = "io.readpast.api.http..";
+
+    @Test
+    void everyApiClassLivesInANounPackageOrThePlumbing() {
+        classes().that().resideInAPackage("io.readpast.api..")
+                .should().resideInAPackage("io.readpast.api.*..")
+                .because("a class in io.readpast.api itself would belong to no slice of the rule below")
+                .check(main);
+    }
+
+    @Test
+    void aResourcePackageUsesCoreAndThePlumbingNeverAnotherResourcePackage() {
+        slices().matching("io.readpast.api.(*)..").namingSlices("api.$1")
+                .should().notDependOnEachOther()
+                // what the nouns share lives in the plumbing; the next rule keeps it below them
+                .ignoreDependency(alwaysTrue(), resideInAPackage(API_PLUMBING))
+                .ignoreDependency(resideInAPackage(API_PLUMBING), alwaysTrue())
+                .because("each noun's package (jobs, leases, queues, batches, schedules, keys, webhooks) reads on "
+                        + "its own: what two of them need goes into api.http")
+                .check(main);
+    }
+
+    @Test
+    void theApiPlumbingUsesNoResourcePackage() {
+        noClasses().that().resideInAPackage(API_PLUMBING)
+                .should().dependOnClassesThat(resideInAPackage("io.readpast.api..")
+                        .and(DescribedPredicate.not(resideInAPackage(API_PLUMBING))))
+                .because("the plumbing is shared by the resource packages, so it sits below all of them")
                 .check(main);
     }
 

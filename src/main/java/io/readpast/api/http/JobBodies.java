@@ -1,0 +1,231 @@
+package io.readpast.api.http;
+
+import io.readpast.http.Problem;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.readpast.config.ReadpastConfig;
+import io.readpast.core.Enqueuer;
+import io.readpast.core.Operations;
+import io.readpast.core.BrokerException;
+import io.readpast.security.Caller;
+import io.readpast.store.Json;
+import jakarta.inject.Singleton;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the job resources share: turning request bodies into the broker's commands (enqueue,
+ * JSON values, tags, progress) and answering batch items one by one.
+ */
+@Singleton
+public class JobBodies {
+
+    public static final long MAX_DELAY_SECONDS = 10L * 366 * 24 * 3600;
+    private static final Instant RUN_AT_MIN = Instant.parse("1970-01-01T00:00:00Z");
+    private static final Instant RUN_AT_MAX = Instant.parse("9999-12-31T23:59:59Z");
+
+    private final ReadpastConfig config;
+    private final Caller caller;
+    private final Operations operations;
+    private final Enqueuer enqueuer;
+
+    public JobBodies(ReadpastConfig config, Caller caller, Operations operations, Enqueuer enqueuer) {
+        this.config = config;
+        this.caller = caller;
+        this.operations = operations;
+        this.enqueuer = enqueuer;
+    }
+
+    /**
+     * For a queue-scoped key, the jobs among {@code ids} it may not touch: those of queues
+     * outside its scope, and those that do not exist, which it cannot tell apart (both are
+     * answered as missing). Empty for a key of every queue, at no cost. A lease id is the
+     * capability to work a job, but only within the key's scope.
+     */
+    public java.util.Set<Long> outOfScope(java.util.Collection<Long> ids) {
+        java.util.Set<String> scope = caller.queueScope();
+        if (scope == null || ids.isEmpty()) {
+            return java.util.Set.of();
+        }
+        java.util.Map<Long, String> queues = operations.queuesOf(ids);
+        java.util.Set<Long> out = new java.util.HashSet<>();
+        for (Long id : ids) {
+            String q = queues.get(id);
+            if (q == null || !scope.contains(q)) {
+                out.add(id);
+            }
+        }
+        return out;
+    }
+
+    /** {@link #outOfScope} for one job: out of scope is answered exactly as missing (404). */
+    public void requireInScope(long id) {
+        if (!outOfScope(java.util.List.of(id)).isEmpty()) {
+            throw BrokerException.jobNotFound(id);
+        }
+    }
+
+    /** Turns one batch item into a value; may throw for a bad item. */
+    @FunctionalInterface
+    public interface ItemParser<T> {
+        T parse(JsonNode node) throws JsonProcessingException;
+    }
+
+    /**
+     * Parses each item of a batch on its own, so that a bad item fails only itself: its 4xx
+     * answer goes into {@code results}; the good ones are returned, their positions in {@code validIndex}.
+     */
+    public static <T> List<T> parseItems(List<JsonNode> items, String what, Responses.ItemResult[] results,
+                                  List<Integer> validIndex, ItemParser<T> parser) {
+        List<T> valid = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            try {
+                JsonNode node = items.get(i);
+                if (node == null || !node.isObject()) {
+                    throw BrokerException.invalid(what + " must be a JSON object.");
+                }
+                valid.add(parser.parse(node));
+                validIndex.add(i);
+            } catch (BrokerException e) {
+                results[i] = refused(i, null, e);
+            } catch (JsonProcessingException e) {
+                results[i] = new Responses.ItemResult(i, null, 400, null, new Problem(
+                        "urn:readpast:problem:malformed-json", "Malformed item", 400, ProblemMappers.describe(e), null));
+            }
+        }
+        return valid;
+    }
+
+    public static Responses.ItemResult refused(int index, String id, BrokerException e) {
+        return new Responses.ItemResult(index, id, ProblemMappers.status(e), null, ProblemMappers.problem(e));
+    }
+
+    /**
+     * Validates one enqueue request and turns it into the broker's command; its trace context is
+     * its own fields', else the request's headers' ({@code headers}, null: none).
+     */
+    public Enqueuer.NewJobRequest toNewJob(Requests.Enqueue b, io.readpast.core.TraceContext headers) {
+        String queue = Validate.queueName("queue", b.queue());
+        caller.requireQueue(queue);
+        String type = Validate.typeName(b.type());
+        String payload = b.payload() == null ? "null" : jsonText("payload", b.payload());
+        int priority = b.priority() == null ? 0 : b.priority();
+        // a delay of 0 is no delay: client generators send the field's old default beside runAt
+        if (b.delaySeconds() != null && b.delaySeconds() != 0 && b.runAt() != null) {
+            throw BrokerException.invalid("Give either 'delaySeconds' or 'runAt', not both.");
+        }
+        long delaySeconds = Validate.optionalRange("delaySeconds", b.delaySeconds(), 0L, MAX_DELAY_SECONDS) == null
+                ? 0 : b.delaySeconds();
+        Instant runAt = null;
+        if (b.runAt() != null) {
+            try {
+                runAt = OffsetDateTime.parse(b.runAt()).toInstant();
+            } catch (java.time.DateTimeException e) {
+                throw BrokerException.invalid("'runAt' must be an ISO-8601 date-time with offset, "
+                        + "e.g. 2030-01-01T12:00:00Z.");
+            }
+            // both engines can store these (SQL Server's datetime2 ends with year 9999)
+            if (runAt.isBefore(RUN_AT_MIN) || runAt.isAfter(RUN_AT_MAX)) {
+                throw BrokerException.invalid("'runAt' must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z.");
+            }
+        }
+        String tags = Validate.tagsJson("tags", b.tags());
+        Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
+        String key = Validate.idempotencyKey(b.idempotencyKey());
+        String webhookUrl = io.readpast.webhook.WebhookUrls.check("webhookUrl", b.webhookUrl(), config.webhooks());
+        Instant expiresAt = JobOptions.expiresAt(b.expiresAt(), runAt);
+        enqueuer.requireFutureExpiry(expiresAt);
+        return new Enqueuer.NewJobRequest(queue, type, payload, tags, key, priority, maxAttempts, runAt,
+                delaySeconds * 1000, caller.name(), webhookUrl, expiresAt,
+                JobOptions.uniqueFor(b.uniqueFor()), Validate.text("groupKey", b.groupKey(), Validate.NAME_MAX, false),
+                b.traceparent() != null ? io.readpast.core.TraceContext.parse(b.traceparent(), b.tracestate()) : headers,
+                Validate.keyText("fairnessKey", b.fairnessKey()));
+    }
+
+
+    /** The batch and parents a request ties its job to (dependsOn, onParentFailure); validated. */
+    public static io.readpast.store.JobLinks links(Requests.Enqueue b) {
+        boolean run = switch (b.onParentFailure() == null ? "cancel" : b.onParentFailure()) {
+            case "cancel" -> false;
+            case "run" -> true;
+            default -> throw BrokerException.invalid("'onParentFailure' takes cancel or run; got '"
+                    + Validate.printable(b.onParentFailure()) + "'.");
+        };
+        if (b.dependsOn() == null) {
+            if (b.onParentFailure() != null) {
+                throw BrokerException.invalid("'onParentFailure' needs 'dependsOn'.");
+            }
+            return io.readpast.store.JobLinks.NONE;
+        }
+        List<Long> jobs = ids("dependsOn.jobs", b.dependsOn().jobs());
+        List<Long> batches = ids("dependsOn.batches", b.dependsOn().batches());
+        if (jobs.isEmpty() && batches.isEmpty()) {
+            throw BrokerException.invalid("'dependsOn' names no job and no batch.");
+        }
+        if (jobs.size() + batches.size() > io.readpast.core.Batches.MAX_PARENTS) {
+            throw BrokerException.invalid("'dependsOn' names " + (jobs.size() + batches.size()) + " parents; at most "
+                    + io.readpast.core.Batches.MAX_PARENTS + ". Put many parents in a batch and depend on the batch.");
+        }
+        return new io.readpast.store.JobLinks(null, jobs, batches, run);
+    }
+
+    /** Ids given as strings of digits, as the API writes every id; duplicates count once. */
+    static List<Long> ids(String field, List<JsonNode> nodes) {
+        if (nodes == null) {
+            return List.of();
+        }
+        java.util.LinkedHashSet<Long> out = new java.util.LinkedHashSet<>();
+        for (JsonNode n : nodes) {
+            String text = n != null && n.isTextual() ? n.asText() : "";
+            long id;
+            try {
+                id = Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                id = 0;
+            }
+            if (id <= 0 || !text.matches("[0-9]{1,19}")) {
+                throw BrokerException.invalid("'" + field + "' holds ids: strings of digits, as the API writes them "
+                        + "(\"41\", not 41); got "
+                        + Validate.printable(n == null ? "null" : n.toString()) + ".");
+            }
+            out.add(id);
+        }
+        return List.copyOf(out);
+    }
+
+    public String progressJson(Requests.Progress progress) {
+        if (progress == null) {
+            return null;
+        }
+        Validate.optionalRange("progress.percent", progress.percent(), 0, 100);
+        if (progress.message() != null && progress.message().length() > 1000) {
+            throw BrokerException.invalid("'progress.message' must be at most 1000 characters.");
+        }
+        if (progress.message() != null) {
+            Validate.noControlCharacters("progress.message", progress.message());
+        }
+        return Json.write(progress);
+    }
+
+    public String jsonText(String field, JsonNode node) {
+        return jsonText(field, node, config.limits().payloadMaxBytes());
+    }
+
+    /**
+     * A JSON value as the text to store and hand back: numbers exactly as read (BigDecimal with
+     * its scale, BigInteger; see {@link JacksonConfig}), every string storable, at most {@code max}
+     * bytes.
+     */
+    public static String jsonText(String field, JsonNode node, int max) {
+        Validate.storableJson(field, node);
+        String text = node.toString();
+        if (text.length() > max || text.getBytes(StandardCharsets.UTF_8).length > max) {
+            throw BrokerException.invalid("'" + field + "' is larger than " + max + " bytes of JSON.");
+        }
+        return text;
+    }
+}

@@ -1,0 +1,138 @@
+package io.readpast.api.jobs;
+
+import io.readpast.api.http.ApiDocs;
+import io.readpast.api.http.JobView;
+import io.readpast.api.http.Requests;
+import io.readpast.api.http.Responses;
+import io.readpast.http.Problem;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * Operators: browse, cancel, requeue and delete jobs (role admin).
+ * The contract only: paths, media types and the OpenAPI text; {@link JobOperatorResource} does the work.
+ */
+@Path("/jobs")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public interface JobOperatorApi {
+
+    @GET
+    @Consumes(MediaType.WILDCARD)
+    @Tag(name = "Operators")
+    @Operation(operationId = "listJobs", summary = "Browse jobs, newest first, across pending, running, archived and dead jobs",
+            description = "Keyset pagination: pass the previous page's 'next' as 'after'. status takes one or more "
+                    + "comma-separated statuses. Filters combine with AND." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "A page of jobs, newest first.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.Page.class),
+                    examples = {
+                            @ExampleObject(name = "page", value = ApiDocs.PAGE),
+                            @ExampleObject(name = "last", summary = "Past the last page", value = ApiDocs.PAGE_LAST)}))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    Responses.Page list(
+            @Parameter(description = "Only jobs of this queue.", example = "emails")
+            @QueryParam("queue") String queue,
+            @Parameter(description = "Only jobs in these statuses: comma-separated PENDING, LEASED, PROCESSING, "
+                    + "SUCCEEDED, DEAD, CANCELLED, WAITING.", example = "PENDING,LEASED")
+            @QueryParam("status") String status,
+            @Parameter(description = "Only jobs of this type.", example = "send")
+            @QueryParam("type") String type,
+            @Parameter(description = "Only jobs carrying this tag (1-100 characters).", example = "welcome")
+            @QueryParam("tag") String tag,
+            @Parameter(description = "Page size: 1 to readpast.limits.page-max (500 by default); default 50.",
+                    schema = @Schema(type = SchemaType.INTEGER, minimum = "1", defaultValue = "50"), example = "50")
+            @QueryParam("limit") String limit,
+            @Parameter(description = "The 'next' value of the previous page; absent for the first page.",
+                    example = "42")
+            @QueryParam("after") String after);
+
+    @POST
+    @Path("/{id}/cancel")
+    @Consumes(MediaType.WILDCARD)
+    @Tag(name = "Operators")
+    @Operation(operationId = "cancelJob", summary = "Cancel a job",
+            description = "A PENDING job becomes CANCELLED at once. A LEASED or PROCESSING job gets cancelRequested "
+                    + "(its worker sees it on the next heartbeat) and becomes CANCELLED when the worker fails or "
+                    + "releases it, or its lease expires. 409 for a SUCCEEDED or DEAD job. Cancelling a "
+                    + "CANCELLED job changes nothing. No request body." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "The job: CANCELLED, or still LEASED/PROCESSING with "
+            + "cancelRequested true.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "cancelRequested", value = ApiDocs.JOB_CANCEL_REQUESTED)))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = "The job is SUCCEEDED or DEAD and can no longer be cancelled "
+            + "(or it kept changing state; retry).",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "finished", value = ApiDocs.PROBLEM_CANCEL_CONFLICT)))
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    JobView cancel(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id);
+
+    @POST
+    @Path("/{id}/requeue")
+    @Tag(name = "Operators")
+    @Operation(operationId = "requeueJob", summary = "Requeue a DEAD or CANCELLED job",
+            description = "Back to PENDING, due now, with attempts reset; an optional 'payload' replaces the old one. "
+                    + "A job of a batch stays in it: the batch counts it again, and is not finished until the job "
+                    + "finishes again (a batch fires once). The body is optional." + ApiDocs.ROLE_ADMIN)
+    @RequestBody(required = false, description = "Optional: a new payload.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Requeue.class),
+                    examples = {
+                            @ExampleObject(name = "newPayload", value = ApiDocs.REQUEUE_BODY),
+                            @ExampleObject(name = "asItWas", summary = "Keep the payload", value = "{}")}))
+    @APIResponse(responseCode = "200", description = "The job, PENDING again with attempt 0.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "requeued", value = ApiDocs.JOB_REQUEUED)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = "The job is not DEAD or CANCELLED, or a live job now holds its "
+            + "idempotency key.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFinished", value = ApiDocs.PROBLEM_REQUEUE_CONFLICT)))
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    JobView requeue(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id,
+                           Requests.Requeue body);
+
+    @DELETE
+    @Path("/{id}")
+    @Consumes(MediaType.WILDCARD)
+    // no body on success: a client that accepts only problem documents (the error answers) is fine
+    @Produces({MediaType.APPLICATION_JSON, Problem.MEDIA_TYPE})
+    @Tag(name = "Operators")
+    @Operation(operationId = "deleteJob", summary = "Delete a finished job (SUCCEEDED, CANCELLED or DEAD) for good",
+            description = "Removes the job from the archive or the dead letters. A PENDING, LEASED or PROCESSING job "
+                    + "cannot be deleted (409): cancel it first." + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "204", description = "Deleted.")
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = "The job is not finished (PENDING, LEASED or PROCESSING).",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "notFinished", value = ApiDocs.PROBLEM_PURGE_CONFLICT)))
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    Response purge(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id);
+}

@@ -190,7 +190,12 @@ public class ApiKeys {
         }
     }
 
-    private void reload() {
+    /**
+     * One reload at a time: a refresh that read the keys before a delete committed must not
+     * assign its list after the delete's own reload (the deleted key would work again until the
+     * next refresh; CI caught it once in KeyAdminIT).
+     */
+    private synchronized void reload() {
         List<ApiKey> out = new ArrayList<>();
         for (StoredKey s : store.apiKeyList()) {
             out.add(new ApiKey(s.name(), roles(s.roles()), HexFormat.of().parseHex(s.digest()), queues(s.queues())));

@@ -89,13 +89,18 @@ public interface Dialect {
                 if (state != null && state.startsWith("08")) {
                     return true;
                 }
-                String msg = s.getMessage();
-                if (msg != null && msg.toLowerCase(java.util.Locale.ROOT).contains("acquisition timeout")) {
+                if (isAcquisitionTimeout(s)) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /** Agroal could not hand out a connection in time: pool exhausted or database gone. */
+    private static boolean isAcquisitionTimeout(SQLException s) {
+        String msg = s.getMessage();
+        return msg != null && msg.toLowerCase(java.util.Locale.ROOT).contains("acquisition timeout");
     }
 
     /** The engine's own failover errors (see {@link #isFailover}). */
@@ -113,9 +118,7 @@ public interface Dialect {
                         || (state != null && state.startsWith("08"))) {
                     return StoreException.Kind.UNAVAILABLE;
                 }
-                String msg = s.getMessage();
-                if (msg != null && msg.toLowerCase(java.util.Locale.ROOT).contains("acquisition timeout")) {
-                    // Agroal could not hand out a connection in time: pool exhausted or database gone.
+                if (isAcquisitionTimeout(s)) {
                     return StoreException.Kind.UNAVAILABLE;
                 }
             }

@@ -57,12 +57,7 @@ public final class SqlRunner {
     private final RowReader rows;
     private final Map<Stmt, AtomicLong> statements = new EnumMap<>(Stmt.class);
     private final AtomicLong transientFailures = new AtomicLong();
-    private final AtomicLong failoverRetries = new AtomicLong();
     private final long failoverWaitNanos;
-
-    public SqlRunner(DataSource dataSource, Dialect dialect, StatementCatalog catalog) {
-        this(dataSource, dialect, catalog, java.time.Duration.ZERO);
-    }
 
     /**
      * {@code failoverWait}: how long work that met a failover before it could commit is tried
@@ -95,11 +90,6 @@ public final class SqlRunner {
     /** Transient failures met so far, retried or not: the lock-rule tests expect none. */
     public long transientFailures() {
         return transientFailures.get();
-    }
-
-    /** Tries of work again after a failover (readpast.db.failover-wait), so far. */
-    public long failoverRetries() {
-        return failoverRetries.get();
     }
 
     /** Work in one transaction. */
@@ -166,7 +156,6 @@ public final class SqlRunner {
                                 e.getMessage());
                     }
                     if (now < failoverDeadline) {
-                        failoverRetries.incrementAndGet();
                         pause(Math.min(failoverDeadline - now, ThreadLocalRandom.current().nextLong(50, 151) * 1_000_000));
                         continue;
                     }

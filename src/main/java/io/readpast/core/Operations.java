@@ -103,6 +103,42 @@ public class Operations {
         });
     }
 
+    /**
+     * Edits a job nobody holds: priority, due time ({@code runAt}, or {@code runNow}) and payload
+     * (JSON text), each when not null. 409 when the job is held, finished, or (run now) still
+     * waiting for its parents; a claim taking it at this moment wins.
+     */
+    public JobRow edit(long id, Integer priority, java.time.Instant runAt, boolean runNow, String payload, String by) {
+        for (int attempt = 0; attempt < TRIES; attempt++) {
+            JobRow job = get(id);
+            JobStatus before = JobStatus.of(job);
+            if (before == JobStatus.WAITING && runNow) {
+                throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id
+                        + " is WAITING for its parents; it can run only once they have settled.");
+            }
+            if (before != JobStatus.PENDING && before != JobStatus.WAITING) {
+                throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id + " is " + before
+                        + "; only a PENDING or WAITING job (nobody holds it) can be edited.");
+            }
+            if (runAt != null && job.expiresAt() != null && !runAt.isBefore(job.expiresAt())) {
+                throw BrokerException.invalid("'runAt' must be before the job's expiresAt (" + job.expiresAt()
+                        + "): the job could never start.");
+            }
+            Optional<JobRow> edited = store.jobEdit(id, priority, runAt, runNow, payload, by);
+            if (edited.isPresent()) {
+                LOG.infof("Job %d edited by %s:%s%s%s%s", id, Audit.who(by),
+                        priority == null ? "" : " priority " + priority,
+                        runNow ? " run now" : runAt == null ? "" : " runAt " + runAt,
+                        payload == null ? "" : " new payload", priority == null && runAt == null && !runNow
+                                && payload == null ? " nothing" : "");
+                return outcomes.announced(edited.get());
+            }
+            // claimed, or held by a claim, between the read and the edit: look again
+        }
+        throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id
+                + " is being claimed or changed right now; read it and try again.");
+    }
+
     /** Deletes a finished job for good. */
     public void purge(long id, String by) {
         if (store.jobPurge(id)) {

@@ -92,6 +92,14 @@ public interface JobStore {
     /** A cancel-requested job comes back from its holder (or its lease expired): CANCELLED. */
     Optional<JobRow> jobCancelLeased(LeaseEnd end);
 
+    /**
+     * Edits a job nobody holds (PENDING or WAITING): each of {@code priority}, {@code runAt} and
+     * {@code payload} (JSON text) that is not null replaces the job's; {@code runNow} makes it due
+     * at once instead. One statement that skips a row a claim holds: empty when the job is held,
+     * finished, gone, or being claimed at this moment.
+     */
+    Optional<JobRow> jobEdit(long id, Integer priority, java.time.Instant runAt, boolean runNow, String payload, String by);
+
     /** A DEAD or CANCELLED job back to PENDING, attempts reset; {@code payload} null keeps it. */
     Optional<JobRow> jobRequeue(long id, String payload, String by);
 

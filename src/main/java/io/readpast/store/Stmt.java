@@ -28,6 +28,7 @@ public enum Stmt {
     JOB_CANCEL_REQUEST,
     JOB_CANCEL_LEASED,
     JOB_REQUEUE,
+    JOB_EDIT,
     JOB_PURGE,
     JOB_LIST,
     JOB_LIST_DEAD,

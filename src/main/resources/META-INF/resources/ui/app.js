@@ -731,6 +731,76 @@
     }
   }
 
+  async function runJobNow(id, after) {
+    await act('Job ' + id + ' due now', () => api('POST', '/jobs/' + id + '/run-now'), after);
+  }
+
+  /**
+   * The edit form of a job nobody holds (PENDING or WAITING): priority, run-at and payload, in a
+   * modal dialog of its own (the job page re-renders every 2 s underneath). Only what changed is
+   * sent; the broker's refusal (the job was claimed meanwhile, bad input) shows in the dialog.
+   */
+  function editJob(j, after) {
+    const old = $('edit-job');
+    if (old) {
+      old.remove();
+    }
+    const priority = h('input', { type: 'number', step: '1', value: String(j.priority), 'data-test': 'edit-priority' });
+    const runAt = h('input', { type: 'text', value: j.runAt || '', size: 28, placeholder: '2030-01-01T12:00:00Z',
+      'data-test': 'edit-run-at' });
+    const payloadText = pretty(j.payload);
+    const payload = h('textarea', { rows: '8', spellcheck: 'false', 'data-test': 'edit-payload' });
+    payload.value = payloadText;
+    const error = h('p', { class: 'error-text', 'data-test': 'edit-error' });
+    const save = h('button', { type: 'submit', 'data-test': 'edit-save' }, 'Save');
+    const form = h('form', { class: 'edit-form', autocomplete: 'off' },
+        h('h3', null, 'Edit job #' + j.id),
+        h('p', { class: 'muted' }, 'Only a job nobody holds can be edited; a worker claiming it first wins.'),
+        h('label', null, 'Priority', priority),
+        h('label', null, 'Run at (ISO-8601)', runAt),
+        h('label', null, 'Payload (JSON)', payload),
+        error,
+        h('div', { class: 'actions' },
+            h('button', { type: 'button', class: 'ghost', onclick: () => dialog.close() }, 'Cancel'), save));
+    const dialog = h('dialog', { id: 'edit-job', class: 'card', 'data-test': 'edit-dialog' }, form);
+    document.body.appendChild(dialog);
+    dialog.addEventListener('close', () => dialog.remove(), { once: true });
+    form.addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const body = {};
+      if (priority.value.trim() !== String(j.priority)) {
+        body.priority = Number(priority.value.trim());
+      }
+      if (runAt.value.trim() !== (j.runAt || '')) {
+        body.runAt = runAt.value.trim();
+      }
+      if (payload.value !== payloadText) {
+        try {
+          body.payload = JSON.parse(payload.value);
+        } catch (e) {
+          error.textContent = 'The payload is not valid JSON: ' + e.message;
+          return;
+        }
+      }
+      if (Object.keys(body).length === 0) {
+        dialog.close();
+        return;
+      }
+      try {
+        await api('PATCH', '/jobs/' + j.id, body);
+        dialog.close();
+        toast('Job ' + j.id + ' edited');
+        if (after) {
+          await after();
+        }
+      } catch (e) {
+        error.textContent = (e.problem && e.problem.detail) || e.message;
+      }
+    });
+    dialog.showModal();
+    priority.focus();
+  }
+
   async function deleteJob(id, after) {
     if (await confirmAction('Delete job ' + id + ' for good?', 'Delete', true)) {
       await act('Job ' + id + ' deleted', () => api('DELETE', '/jobs/' + id), after);
@@ -860,6 +930,14 @@
     if (j.status === 'DEAD' || j.status === 'CANCELLED') {
       buttons.push(h('button', { type: 'button', 'data-test': 'requeue', onclick: () => requeueJob(j.id, again) },
           'Requeue'));
+    }
+    if (j.status === 'PENDING' || j.status === 'WAITING') {
+      buttons.push(h('button', { type: 'button', class: 'ghost', 'data-test': 'edit', onclick: () => editJob(j, again) },
+          'Edit'));
+    }
+    if (j.status === 'PENDING' && j.runAt && Date.parse(j.runAt) > Date.now()) {
+      buttons.push(h('button', { type: 'button', 'data-test': 'run-now', onclick: () => runJobNow(j.id, again) },
+          'Run now'));
     }
     if (!LIVE.includes(j.status)) {
       buttons.push(h('button', { type: 'button', class: 'ghost', 'data-test': 'delete',

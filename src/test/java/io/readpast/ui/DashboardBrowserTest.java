@@ -454,6 +454,62 @@ class DashboardBrowserTest {
         shot("10-waiting-job");
     }
 
+    @Test
+    void anAdminEditsAScheduledJobAndRunsItNow() throws IOException {
+        String id = api(ADMIN).body(Map.of("queue", "ui-edit", "type", "later", "payload", Map.of("n", 1),
+                "delaySeconds", 3600)).post("/jobs").then().statusCode(201).extract().path("id");
+        login(ADMIN);
+        driver.get(base() + "#/jobs/" + id);
+        record();
+        waitText(By.cssSelector("[data-test='job-status']"), "PENDING");
+        waitVisible(By.cssSelector("[data-test='edit']")).click();
+        waitVisible(By.cssSelector("[data-test='edit-priority']"));
+        // the dialog fits a laptop and a phone: nothing wider than the window, Save in view
+        for (Dimension size : List.of(new Dimension(1366, 768), new Dimension(390, 844))) {
+            driver.manage().window().setSize(size);
+            wait.until(d -> ((Number) js("return window.innerWidth;")).intValue() <= size.width);
+            String where = size.width + "x" + size.height;
+            Number overflow = (Number) js("return document.documentElement.scrollWidth - window.innerWidth;");
+            assertTrue(overflow.longValue() <= 0, "no horizontal overflow with the dialog at " + where + ": " + overflow);
+            Number dialogRight = (Number) js("return document.querySelector('[data-test=edit-dialog]')"
+                    + ".getBoundingClientRect().right - window.innerWidth;");
+            assertTrue(dialogRight.doubleValue() <= 0, "the dialog is in the window at " + where + ": " + dialogRight);
+            Number saveOut = (Number) js("const r = document.querySelector('[data-test=edit-save]').getBoundingClientRect();"
+                    + " return Math.max(r.right - window.innerWidth, r.bottom - window.innerHeight);");
+            assertTrue(saveOut.doubleValue() <= 0, "Save is in view at " + where + ": " + saveOut);
+            shotOfWindow("11-edit-dialog-" + size.width);
+        }
+        driver.manage().window().setSize(new Dimension(1366, 900));
+        WebElement priority = waitVisible(By.cssSelector("[data-test='edit-priority']"));
+        priority.clear();
+        priority.sendKeys("8");
+        WebElement payload = driver.findElement(By.cssSelector("[data-test='edit-payload']"));
+        payload.clear();
+        payload.sendKeys("{\"n\": 2");
+        driver.findElement(By.cssSelector("[data-test='edit-save']")).click();
+        // not JSON: said in the dialog, nothing sent
+        waitText(By.cssSelector("[data-test='edit-error']"), "not valid JSON");
+        assertEquals(0, api(ADMIN).get("/jobs/" + id).then().extract().jsonPath().getInt("priority"));
+        shot("12-edit-job");
+        payload.sendKeys("}");
+        driver.findElement(By.cssSelector("[data-test='edit-save']")).click();
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("[data-test='edit-dialog']")));
+        io.restassured.path.json.JsonPath edited = api(ADMIN).get("/jobs/" + id).then().statusCode(200).extract().jsonPath();
+        assertEquals(8, edited.getInt("priority"));
+        assertEquals(2, edited.getInt("payload.n"));
+        assertEquals("ops", edited.getString("modifiedBy"));
+
+        // run now: due at once, and the button goes
+        waitVisible(By.cssSelector("[data-test='run-now']")).click();
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("[data-test='run-now']")));
+        io.restassured.path.json.JsonPath c = api(ADMIN).body(Map.of("workerId", "ui", "queues", List.of("ui-edit")))
+                .post("/claim").then().statusCode(200).extract().jsonPath();
+        assertEquals(id, c.getString("jobs[0].id"));
+        // a job a worker holds offers no edit
+        waitText(By.cssSelector("[data-test='job-status']"), "LEASED");
+        assertTrue(driver.findElements(By.cssSelector("[data-test='edit']")).isEmpty());
+    }
+
     // ---- a producer key ----------------------------------------------------------------------------
 
     @Test

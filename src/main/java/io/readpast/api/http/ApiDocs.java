@@ -287,6 +287,27 @@ public final class ApiDocs {
 
     public static final String REQUEUE_BODY = "{\"payload\": {\"to\": \"a@b.example\"}}";
 
+    public static final String EDIT_BODY = "{\"priority\": 9, \"runAt\": \"2030-01-01T12:00:00Z\", "
+            + "\"payload\": {\"to\": \"b@c.example\"}}";
+
+    public static final String JOB_EDITED = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"b@c.example\"}, \"priority\": 9, \"status\": \"PENDING\", \"attempt\": 0, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2030-01-01T12:00:00Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:10:00Z\", "
+            + "\"startedAt\": null, \"finishedAt\": null, \"workerId\": null, \"leaseExpiresAt\": null, "
+            + "\"heartbeatAt\": null, \"progress\": null, \"cancelRequested\": false, \"lastError\": null, "
+            + "\"result\": null, \"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", "
+            + "\"modifiedBy\": \"admin\"}";
+
+    public static final String JOB_RUN_NOW = "{\"id\": \"42\", \"queue\": \"emails\", \"type\": \"send\", "
+            + "\"payload\": {\"to\": \"a@b.c\"}, \"priority\": 5, \"status\": \"PENDING\", \"attempt\": 1, "
+            + "\"maxAttempts\": 3, \"tags\": [\"welcome\"], \"runAt\": \"2026-11-30T12:10:00Z\", "
+            + "\"createdAt\": \"2026-11-30T12:00:00Z\", \"updatedAt\": \"2026-11-30T12:10:00Z\", "
+            + "\"startedAt\": \"2026-11-30T12:00:06Z\", \"finishedAt\": null, \"workerId\": null, "
+            + "\"leaseExpiresAt\": null, \"heartbeatAt\": null, \"progress\": null, \"cancelRequested\": false, "
+            + "\"lastError\": \"SMTP timeout\", \"result\": null, "
+            + "\"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", \"modifiedBy\": \"admin\"}";
+
     public static final String PAGE = "{\"jobs\": [" + JOB_DEAD + "], \"next\": \"42\"}";
 
     public static final String PAGE_LAST = "{\"jobs\": [], \"next\": null}";
@@ -394,6 +415,11 @@ public final class ApiDocs {
             + "\"title\": \"Conflict\", \"status\": 409, "
             + "\"detail\": \"Job 42 is PENDING; only DEAD or CANCELLED jobs can be requeued.\", "
             + "\"instance\": \"/jobs/42/requeue\"}";
+
+    public static final String PROBLEM_EDIT_CONFLICT = "{\"type\": \"urn:readpast:problem:state-conflict\", "
+            + "\"title\": \"Conflict\", \"status\": 409, "
+            + "\"detail\": \"Job 42 is LEASED; only a PENDING or WAITING job (nobody holds it) can be edited.\", "
+            + "\"instance\": \"/jobs/42\"}";
 
     public static final String PROBLEM_PURGE_CONFLICT = "{\"type\": \"urn:readpast:problem:state-conflict\", "
             + "\"title\": \"Conflict\", \"status\": 409, "

@@ -120,19 +120,7 @@ public class JobBodies {
         }
         long delaySeconds = Validate.optionalRange("delaySeconds", b.delaySeconds(), 0L, MAX_DELAY_SECONDS) == null
                 ? 0 : b.delaySeconds();
-        Instant runAt = null;
-        if (b.runAt() != null) {
-            try {
-                runAt = OffsetDateTime.parse(b.runAt()).toInstant();
-            } catch (java.time.DateTimeException e) {
-                throw BrokerException.invalid("'runAt' must be an ISO-8601 date-time with offset, "
-                        + "e.g. 2030-01-01T12:00:00Z.");
-            }
-            // both engines can store these (SQL Server's datetime2 ends with year 9999)
-            if (runAt.isBefore(RUN_AT_MIN) || runAt.isAfter(RUN_AT_MAX)) {
-                throw BrokerException.invalid("'runAt' must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z.");
-            }
-        }
+        Instant runAt = runAt(b.runAt());
         String tags = Validate.tagsJson("tags", b.tags());
         Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
         String key = Validate.idempotencyKey(b.idempotencyKey());
@@ -146,6 +134,25 @@ public class JobBodies {
                 Validate.keyText("fairnessKey", b.fairnessKey()));
     }
 
+
+    /** A request's {@code runAt}: an ISO-8601 date-time with offset both engines can store; null when absent. */
+    public static Instant runAt(String raw) {
+        if (raw == null) {
+            return null;
+        }
+        Instant runAt;
+        try {
+            runAt = OffsetDateTime.parse(raw).toInstant();
+        } catch (java.time.DateTimeException e) {
+            throw BrokerException.invalid("'runAt' must be an ISO-8601 date-time with offset, "
+                    + "e.g. 2030-01-01T12:00:00Z.");
+        }
+        // both engines can store these (SQL Server's datetime2 ends with year 9999)
+        if (runAt.isBefore(RUN_AT_MIN) || runAt.isAfter(RUN_AT_MAX)) {
+            throw BrokerException.invalid("'runAt' must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z.");
+        }
+        return runAt;
+    }
 
     /** The batch and parents a request ties its job to (dependsOn, onParentFailure); validated. */
     public static io.readpast.store.JobLinks links(Requests.Enqueue b) {

@@ -369,6 +369,24 @@ public final class Requests {
             List<JsonNode> items) {
     }
 
+    @Schema(description = "Changes to a job nobody holds (PENDING or WAITING): each field given replaces the job's, "
+            + "each absent one keeps it; at least one is required.")
+    public record Edit(
+            @Schema(description = "Higher is claimed first.", examples = "9")
+            Integer priority,
+            @Schema(description = "When the job is due: an ISO-8601 date-time with offset. A PENDING job moved ahead "
+                    + "waits until then; one moved back (or to the past) is due at once. A WAITING job keeps waiting "
+                    + "for its parents and is due at this time once they have settled. Must be before the job's "
+                    + "expiresAt, if it has one. POST /jobs/{id}/run-now makes it due now.",
+                    format = "date-time", examples = "2030-01-01T12:00:00Z")
+            String runAt,
+            @Schema(ref = ApiDocs.ANY_VALUE,
+                    description = "A new payload (any JSON value; null too) replacing the old one; absent keeps it. "
+                            + "At most readpast.limits.payload-max-bytes (1 MiB by default) of JSON text.",
+                    examples = "{\"to\": \"b@c.example\"}")
+            JsonNode payload) {
+    }
+
     @Schema(description = "Optional changes for a requeued job.")
     public record Requeue(
             @Schema(ref = ApiDocs.ANY_VALUE,

@@ -8,6 +8,7 @@ import io.readpast.http.Problem;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -26,7 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * Operators: browse, cancel, requeue and delete jobs (role admin).
+ * Operators: browse, edit, run now, cancel, requeue and delete jobs (role admin).
  * The contract only: paths, media types and the OpenAPI text; {@link JobOperatorResource} does the work.
  */
 @Path("/jobs")
@@ -116,6 +117,59 @@ public interface JobOperatorApi {
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     JobView requeue(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id,
                            Requests.Requeue body);
+
+    @PATCH
+    @Path("/{id}")
+    @Tag(name = "Operators")
+    @Operation(operationId = "editJob", summary = "Edit a job nobody holds: priority, runAt, payload",
+            description = "For a PENDING job (due, scheduled or backing off before a retry) or a WAITING one. Each "
+                    + "field given replaces the job's; absent fields keep theirs; at least one is required. One "
+                    + "statement that skips a job a claim holds: a claim taking the job at this moment wins and the "
+                    + "edit is refused (409), never waited on, and a lease is never taken back. A LEASED, PROCESSING "
+                    + "or finished job is refused with 409 and unchanged." + ApiDocs.ROLE_ADMIN)
+    @RequestBody(required = true, description = "The fields to change.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Edit.class),
+                    examples = {
+                            @ExampleObject(name = "all", value = ApiDocs.EDIT_BODY),
+                            @ExampleObject(name = "priority", summary = "Only the priority", value = "{\"priority\": 9}")}))
+    @APIResponse(responseCode = "200", description = "The job as edited.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "edited", value = ApiDocs.JOB_EDITED)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = "The job is LEASED, PROCESSING or finished, or a claim took it "
+            + "at this moment.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "held", value = ApiDocs.PROBLEM_EDIT_CONFLICT)))
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    JobView edit(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id,
+                 Requests.Edit body);
+
+    @POST
+    @Path("/{id}/run-now")
+    @Consumes(MediaType.WILDCARD)
+    @Tag(name = "Operators")
+    @Operation(operationId = "runJobNow", summary = "Make a scheduled or retrying job due now",
+            description = "A PENDING job waiting for its runAt or for a retry's backoff becomes due at once (database "
+                    + "clock); a due one stays due. Priority, payload and attempts are kept. A WAITING job is refused "
+                    + "(409): it runs once its parents have settled. A LEASED, PROCESSING or finished job is refused "
+                    + "with 409 and unchanged, as is one a claim takes at this moment. No request body."
+                    + ApiDocs.ROLE_ADMIN)
+    @APIResponse(responseCode = "200", description = "The job, PENDING and due now.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = JobView.class),
+                    examples = @ExampleObject(name = "dueNow", value = ApiDocs.JOB_RUN_NOW)))
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "404", ref = ApiDocs.JOB_NOT_FOUND)
+    @APIResponse(responseCode = "409", description = "The job is WAITING, LEASED, PROCESSING or finished, or a claim "
+            + "took it at this moment.",
+            content = @Content(mediaType = ApiDocs.PROBLEM, schema = @Schema(implementation = Problem.class),
+                    examples = @ExampleObject(name = "held", value = ApiDocs.PROBLEM_EDIT_CONFLICT)))
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    JobView runNow(@Parameter(description = ApiDocs.JOB_ID_PARAM, example = "42") @PathParam("id") String id);
 
     @DELETE
     @Path("/{id}")

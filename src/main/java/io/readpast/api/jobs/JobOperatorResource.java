@@ -6,6 +6,7 @@ import io.readpast.api.http.Requests;
 import io.readpast.api.http.Responses;
 import io.readpast.api.http.Validate;
 import io.readpast.config.ReadpastConfig;
+import io.readpast.core.BrokerException;
 import io.readpast.core.Operations;
 import io.readpast.security.Caller;
 import io.readpast.store.JobFilter;
@@ -15,7 +16,7 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 
 /**
- * Operators browse, cancel, requeue and delete jobs (admin only: no {@code @Allowed}). The
+ * Operators browse, edit, run now, cancel, requeue and delete jobs (admin only: no {@code @Allowed}). The
  * contract and its documentation are in {@link JobOperatorApi}.
  */
 public class JobOperatorResource implements JobOperatorApi {
@@ -57,6 +58,23 @@ public class JobOperatorResource implements JobOperatorApi {
         String payload = body == null || body.payload() == null || body.payload().isNull()
                 ? null : bodies.jsonText("payload", body.payload());
         return JobView.of(operations.requeue(jobId, payload, caller.name()));
+    }
+
+    @Override
+    public JobView edit(String id, Requests.Edit body) {
+        long jobId = Validate.jobId(id);
+        if (body == null || (body.priority() == null && body.runAt() == null && body.payload() == null)) {
+            throw BrokerException.invalid("Give at least one of 'priority', 'runAt' and 'payload'.");
+        }
+        // an explicit null payload is the JSON value null; an absent one keeps the job's
+        String payload = body.payload() == null ? null : bodies.jsonText("payload", body.payload());
+        return JobView.of(operations.edit(jobId, body.priority(), JobBodies.runAt(body.runAt()), false, payload,
+                caller.name()));
+    }
+
+    @Override
+    public JobView runNow(String id) {
+        return JobView.of(operations.edit(Validate.jobId(id), null, null, true, null, caller.name()));
     }
 
     @Override

@@ -264,6 +264,13 @@ final class JdbcJobStore implements JobStore {
         });
     }
 
+    @Override
+    public Optional<JobRow> jobEdit(long id, Integer priority, java.time.Instant runAt, boolean runNow, String payload,
+                                    String by) {
+        return one(Stmt.JOB_EDIT, Params.of().lng("id", id).integer("priority", priority).time("run_at", runAt)
+                .bool("run_now", runNow).str("payload", payload).str("modified_by", by));
+    }
+
     /** DEAD, or CANCELLED: the outcomes a requeue takes back. */
     private static boolean finished(JobRow job) {
         return job.status() == 4 || job.status() == 5;

@@ -20,6 +20,7 @@ public final class ApiDocs {
 
     /** Schema (components/schemas) of payloads and results: any JSON value. */
     public static final String ANY_VALUE = "AnyValue";
+    public static final String PAYLOAD_FILTER = "PayloadFilter";
 
     // ---- reusable responses (components/responses), referenced with @APIResponse(ref = ...) ----
 
@@ -307,6 +308,16 @@ public final class ApiDocs {
             + "\"leaseExpiresAt\": null, \"heartbeatAt\": null, \"progress\": null, \"cancelRequested\": false, "
             + "\"lastError\": \"SMTP timeout\", \"result\": null, "
             + "\"idempotencyKey\": \"welcome-a@b.c\", \"createdBy\": \"shop\", \"modifiedBy\": \"admin\"}";
+
+    public static final String BULK_BODY = "{\"action\": \"requeue\", \"filter\": {\"queue\": \"emails\", "
+            + "\"status\": \"DEAD\", \"error\": \"timeout\", \"finishedAfter\": \"2026-11-30T00:00:00Z\"}, "
+            + "\"limit\": 1000}";
+
+    public static final String BULK_DRY_RUN_BODY = "{\"action\": \"cancel\", \"filter\": {\"status\": \"PENDING\", "
+            + "\"payload\": {\"customer\": \"acme\"}}, \"dryRun\": true}";
+
+    public static final String BULK_RESULT = "{\"action\": \"requeue\", \"dryRun\": false, \"matched\": 1000, "
+            + "\"eligible\": 1000, \"changed\": 999, \"skipped\": 1, \"next\": \"31877\"}";
 
     public static final String PAGE = "{\"jobs\": [" + JOB_DEAD + "], \"next\": \"42\"}";
 

@@ -46,8 +46,13 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
                 @Tag(name = "Batches", description = "Batches of jobs with a callback that fires once (role producer; "
                         + "cancel and list: admin)")
         },
-        components = @Components(schemas = @Schema(name = ApiDocs.ANY_VALUE,
-                description = "Any JSON value: object, array, string, number, boolean or null."),
+        components = @Components(schemas = {
+                @Schema(name = ApiDocs.ANY_VALUE,
+                        description = "Any JSON value: object, array, string, number, boolean or null."),
+                @Schema(name = ApiDocs.PAYLOAD_FILTER, type = SchemaType.OBJECT, minProperties = 1, maxProperties = 20,
+                        description = "Jobs whose payload is an object with each of these members, equal: 1-20 "
+                                + "members, each a string, number, boolean or null (top-level members only; a nested "
+                                + "object or array is refused with 400).")},
                 responses = {
                 @APIResponse(name = ApiDocs.BAD_REQUEST, responseCode = "400",
                         description = "Invalid request: the body is not JSON of the expected shape (malformed JSON, "

@@ -387,6 +387,80 @@ public final class Requests {
             JsonNode payload) {
     }
 
+    @Schema(description = "Which jobs: the filter of GET /jobs, as an object. Every field is optional and they combine "
+            + "with AND; at least one is required.")
+    public record Filter(
+            @Schema(description = "Only jobs of this queue.", examples = "emails")
+            String queue,
+            @Schema(description = "Only jobs in these statuses: comma-separated PENDING, WAITING, LEASED, PROCESSING, "
+                    + "SUCCEEDED, DEAD, CANCELLED.", examples = "DEAD")
+            String status,
+            @Schema(description = "Only jobs of this type.", examples = "send")
+            String type,
+            @Schema(description = "Only jobs carrying this tag.", examples = "welcome")
+            String tag,
+            @Schema(description = "Only jobs of this fairness key.", examples = "acme")
+            String fairnessKey,
+            @Schema(description = "Only jobs of this ordered group.", examples = "customer-42")
+            String groupKey,
+            @Schema(description = "Only jobs of this batch (its id).", examples = "7")
+            String batch,
+            @Schema(description = "Only jobs whose last error contains this text (1-200 characters; any case on "
+                    + "PostgreSQL, the database collation's case rule on SQL Server).", examples = "timeout")
+            String error,
+            @Schema(description = "Only jobs created at or after this ISO-8601 date-time with offset.",
+                    format = "date-time", examples = "2026-11-30T00:00:00Z")
+            String createdAfter,
+            @Schema(description = "Only jobs created before this ISO-8601 date-time with offset.",
+                    format = "date-time", examples = "2026-12-01T00:00:00Z")
+            String createdBefore,
+            @Schema(description = "Only jobs finished (SUCCEEDED, DEAD, CANCELLED) at or after this date-time.",
+                    format = "date-time", examples = "2026-11-30T00:00:00Z")
+            String finishedAfter,
+            @Schema(description = "Only jobs finished before this date-time.",
+                    format = "date-time", examples = "2026-12-01T00:00:00Z")
+            String finishedBefore,
+            @Schema(ref = ApiDocs.PAYLOAD_FILTER, description = "Only jobs whose payload is an object with each of "
+                    + "these members, equal: 1-20 members, each a string, number, boolean or null (top-level members "
+                    + "only).", examples = "{\"customer\": \"acme\"}")
+            JsonNode payload) {
+
+        /** The raw fields for {@link JobQuery}. */
+        public JobQuery.Raw raw() {
+            return new JobQuery.Raw(queue, status, type, tag, fairnessKey, groupKey, batch, error, createdAfter,
+                    createdBefore, finishedAfter, finishedBefore, payload);
+        }
+
+        /** True when no field is given. */
+        public boolean isEmpty() {
+            return java.util.stream.Stream.of(queue, status, type, tag, fairnessKey, groupKey, batch, error,
+                    createdAfter, createdBefore, finishedAfter, finishedBefore, payload).allMatch(java.util.Objects::isNull);
+        }
+    }
+
+    @Schema(description = "One action on every job a filter matches, newest first.",
+            requiredProperties = {"action", "filter"})
+    public record Bulk(
+            @Schema(description = "requeue (DEAD and CANCELLED jobs: PENDING again, attempts reset), cancel (PENDING "
+                    + "and WAITING jobs at once; LEASED and PROCESSING ones get cancelRequested) or delete (finished "
+                    + "jobs, for good). Matched jobs in other statuses are left alone.",
+                    enumeration = {"requeue", "cancel", "delete"}, examples = "requeue")
+            String action,
+            @Schema(implementation = Filter.class)
+            Filter filter,
+            @Schema(description = "Count what would change, change nothing.", defaultValue = "false", examples = "false")
+            Boolean dryRun,
+            @Schema(description = "Most jobs matched in this call, 1-10000; the answer's 'next' continues.",
+                    minimum = "1", maximum = "10000", defaultValue = "1000", examples = "1000")
+            Integer limit,
+            @Schema(description = "Go on from this cursor: the 'next' of the previous call (ids below it).",
+                    examples = "4211")
+            String after,
+            @Schema(ref = ApiDocs.ANY_VALUE, description = "requeue only: a new payload for every requeued job; "
+                    + "absent or null keeps each job's.", examples = "{\"to\": \"a@b.example\"}")
+            JsonNode payload) {
+    }
+
     @Schema(description = "Optional changes for a requeued job.")
     public record Requeue(
             @Schema(ref = ApiDocs.ANY_VALUE,

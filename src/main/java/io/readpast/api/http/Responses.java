@@ -142,6 +142,27 @@ public final class Responses {
         }
     }
 
+    @Schema(description = "What a bulk action did.")
+    public record BulkResult(
+            @Schema(description = "The action.", examples = "requeue")
+            String action,
+            @Schema(description = "True: nothing was changed; 'eligible' says how many would have been.",
+                    examples = "false")
+            boolean dryRun,
+            @Schema(description = "Jobs the filter matched in this call (at most 'limit').", examples = "1000")
+            int matched,
+            @Schema(description = "Matched jobs in a status the action applies to.", examples = "998")
+            int eligible,
+            @Schema(description = "Jobs changed (0 in a dry run).", examples = "997")
+            int changed,
+            @Schema(description = "Eligible jobs left as they were: a worker claimed one, or it finished or changed "
+                    + "meanwhile.", examples = "1")
+            int skipped,
+            @Schema(nullable = true, description = "Pass as 'after' (with the same filter) to go on; null when the "
+                    + "scan reached the oldest matching job.", examples = "31877")
+            String next) {
+    }
+
     @Schema(description = "Queues, by name.")
     public record QueueList(
             @Schema(description = "Every queue that has jobs or settings (active ones only, unless ?all=true).")

@@ -38,9 +38,12 @@ public interface JobOperatorApi {
     @GET
     @Consumes(MediaType.WILDCARD)
     @Tag(name = "Operators")
-    @Operation(operationId = "listJobs", summary = "Browse jobs, newest first, across pending, running, archived and dead jobs",
+    @Operation(operationId = "listJobs", summary = "Browse and search jobs, newest first, across pending, running, archived and dead jobs",
             description = "Keyset pagination: pass the previous page's 'next' as 'after'. status takes one or more "
-                    + "comma-separated statuses. Filters combine with AND." + ApiDocs.ROLE_ADMIN)
+                    + "comma-separated statuses. Filters combine with AND; POST /jobs/bulk takes the same filter. "
+                    + "A search reads the jobs newest first until it has a page, so a filter that matches few of "
+                    + "many jobs reads many rows; queue, status and a recent createdAfter narrow it best."
+                    + ApiDocs.ROLE_ADMIN)
     @APIResponse(responseCode = "200", description = "A page of jobs, newest first.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.Page.class),
                     examples = {
@@ -60,12 +63,64 @@ public interface JobOperatorApi {
             @QueryParam("type") String type,
             @Parameter(description = "Only jobs carrying this tag (1-100 characters).", example = "welcome")
             @QueryParam("tag") String tag,
+            @Parameter(description = "Only jobs of this fairness key.", example = "acme")
+            @QueryParam("fairnessKey") String fairnessKey,
+            @Parameter(description = "Only jobs of this ordered group.", example = "customer-42")
+            @QueryParam("groupKey") String groupKey,
+            @Parameter(description = "Only jobs of this batch (its id).", example = "7")
+            @QueryParam("batch") String batch,
+            @Parameter(description = "Only jobs whose last error contains this text (1-200 characters; any case on "
+                    + "PostgreSQL, the database collation's case rule on SQL Server).", example = "timeout")
+            @QueryParam("error") String error,
+            @Parameter(description = "Only jobs created at or after this ISO-8601 date-time with offset.",
+                    example = "2026-11-30T00:00:00Z")
+            @QueryParam("createdAfter") String createdAfter,
+            @Parameter(description = "Only jobs created before this ISO-8601 date-time with offset.",
+                    example = "2026-12-01T00:00:00Z")
+            @QueryParam("createdBefore") String createdBefore,
+            @Parameter(description = "Only jobs finished (SUCCEEDED, DEAD, CANCELLED) at or after this date-time.",
+                    example = "2026-11-30T00:00:00Z")
+            @QueryParam("finishedAfter") String finishedAfter,
+            @Parameter(description = "Only jobs finished before this date-time.", example = "2026-12-01T00:00:00Z")
+            @QueryParam("finishedBefore") String finishedBefore,
+            @Parameter(description = "Only jobs whose payload is an object with each member of this JSON object, "
+                    + "equal: 1-20 members, each a string, number, boolean or null (top-level members only).",
+                    example = "{\"customer\":\"acme\"}")
+            @QueryParam("payload") String payload,
             @Parameter(description = "Page size: 1 to readpast.limits.page-max (500 by default); default 50.",
                     schema = @Schema(type = SchemaType.INTEGER, minimum = "1", defaultValue = "50"), example = "50")
             @QueryParam("limit") String limit,
             @Parameter(description = "The 'next' value of the previous page; absent for the first page.",
                     example = "42")
             @QueryParam("after") String after);
+
+    @POST
+    @Path("/bulk")
+    @Tag(name = "Operators")
+    @Operation(operationId = "bulkJobs", summary = "Requeue, cancel or delete every job a filter matches",
+            description = "The filter is GET /jobs's, and at least one of its fields is required. Jobs are taken newest "
+                    + "first, at most 'limit' per call; each is changed by the same statement as the single call "
+                    + "(POST /jobs/{id}/requeue, /cancel, DELETE /jobs/{id}), in its own transaction, so no call "
+                    + "holds locks over many jobs and claims go on meanwhile. A matched job in a status the action "
+                    + "does not apply to is left alone (counted in 'matched', not 'eligible'); one that a worker "
+                    + "claimed or that changed meanwhile is counted as skipped. When 'next' is not null, call again "
+                    + "with it as 'after' to go on. dryRun counts and changes nothing. Each call that changes jobs "
+                    + "is logged with the key's name, the filter and the counts." + ApiDocs.ROLE_ADMIN)
+    @RequestBody(required = true, description = "The action, the filter and the call's limit.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Bulk.class),
+                    examples = {
+                            @ExampleObject(name = "requeue", value = ApiDocs.BULK_BODY),
+                            @ExampleObject(name = "dryRun", summary = "Count the pending jobs of a customer",
+                                    value = ApiDocs.BULK_DRY_RUN_BODY)}))
+    @APIResponse(responseCode = "200", description = "The counts, and where to go on.",
+            content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Responses.BulkResult.class),
+                    examples = @ExampleObject(name = "requeued", value = ApiDocs.BULK_RESULT)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+    @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
+    @APIResponse(responseCode = "415", ref = ApiDocs.UNSUPPORTED_MEDIA_TYPE)
+    @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+    Responses.BulkResult bulk(Requests.Bulk body);
 
     @POST
     @Path("/{id}/cancel")

@@ -6,7 +6,9 @@ import io.readpast.api.http.Requests;
 import io.readpast.api.http.Responses;
 import io.readpast.api.http.Validate;
 import io.readpast.config.ReadpastConfig;
+import io.readpast.api.http.JobQuery;
 import io.readpast.core.BrokerException;
+import io.readpast.core.BulkActions;
 import io.readpast.core.Operations;
 import io.readpast.security.Caller;
 import io.readpast.store.JobFilter;
@@ -25,8 +27,14 @@ public class JobOperatorResource implements JobOperatorApi {
     private final ReadpastConfig config;
     private final Caller caller;
     private final JobBodies bodies;
+    private final BulkActions bulk;
 
-    public JobOperatorResource(Operations operations, ReadpastConfig config, Caller caller, JobBodies bodies) {
+    /** Most jobs one bulk call matches. */
+    static final int BULK_MAX = 10_000;
+
+    public JobOperatorResource(Operations operations, ReadpastConfig config, Caller caller, JobBodies bodies,
+                               BulkActions bulk) {
+        this.bulk = bulk;
         this.operations = operations;
         this.config = config;
         this.caller = caller;
@@ -34,17 +42,47 @@ public class JobOperatorResource implements JobOperatorApi {
     }
 
     @Override
-    public Responses.Page list(String queue, String status, String type, String tag, String limit, String after) {
+    public Responses.Page list(String queue, String status, String type, String tag, String fairnessKey,
+                               String groupKey, String batch, String error, String createdAfter, String createdBefore,
+                               String finishedAfter, String finishedBefore, String payload, String limit, String after) {
         int pageSize = Validate.queryInt("limit", limit, 50, 1, config.limits().pageMax());
-        Long cursor = Validate.cursor(after);
-        JobFilter filter = new JobFilter(
-                queue == null ? null : Validate.queueName("queue", queue),
-                type == null ? null : Validate.typeName(type),
-                Validate.statuses(status),
-                tag == null ? null : Validate.text("tag", tag, 100, true),
-                cursor, pageSize);
+        JobFilter filter = JobQuery.filter(new JobQuery.Raw(queue, status, type, tag, fairnessKey, groupKey, batch,
+                error, createdAfter, createdBefore, finishedAfter, finishedBefore, JobQuery.payloadParam(payload)),
+                Validate.cursor(after), pageSize);
         List<JobRow> rows = operations.list(filter);
         return Responses.Page.of(rows, pageSize);
+    }
+
+    @Override
+    public Responses.BulkResult bulk(Requests.Bulk body) {
+        Validate.body(body);
+        if (body.action() == null) {
+            throw BrokerException.invalid("'action' is required: requeue, cancel or delete.");
+        }
+        BulkActions.Action action = switch (body.action()) {
+            case "requeue" -> BulkActions.Action.REQUEUE;
+            case "cancel" -> BulkActions.Action.CANCEL;
+            case "delete" -> BulkActions.Action.DELETE;
+            default -> throw BrokerException.invalid("'action' takes requeue, cancel or delete; got '"
+                    + Validate.printable(body.action()) + "'.");
+        };
+        if (body.filter() == null || body.filter().isEmpty()) {
+            throw BrokerException.invalid("'filter' needs at least one field (for every job of a queue, give "
+                    + "'queue'; for every dead job, 'status': 'DEAD').");
+        }
+        int limit = Validate.optionalRange("limit", body.limit(), 1, BULK_MAX) == null ? 1000 : body.limit();
+        String payload = null;
+        if (body.payload() != null && !body.payload().isNull()) {
+            if (action != BulkActions.Action.REQUEUE) {
+                throw BrokerException.invalid("'payload' is for requeue only.");
+            }
+            payload = bodies.jsonText("payload", body.payload());
+        }
+        JobFilter filter = JobQuery.filter(body.filter().raw(), Validate.cursor(body.after()), limit);
+        boolean dryRun = Boolean.TRUE.equals(body.dryRun());
+        BulkActions.Result r = bulk.run(action, filter, dryRun, limit, payload, caller.name());
+        return new Responses.BulkResult(body.action(), dryRun, r.matched(), r.eligible(), r.changed(), r.skipped(),
+                r.next() == null ? null : Long.toString(r.next()));
     }
 
     @Override

@@ -288,6 +288,15 @@ final class JdbcJobStore implements JobStore {
                 .str("type", f.type())
                 .str("statuses", f.statuses() == null ? null : Json.write(f.statuses()))
                 .str("tag", f.tag())
+                .str("fairness_key", f.fairnessKey())
+                .str("group_key", f.groupKey())
+                .lng("batch_id", f.batchId())
+                .str("error", f.error())
+                .time("created_after", f.createdAfter())
+                .time("created_before", f.createdBefore())
+                .time("finished_after", f.finishedAfter())
+                .time("finished_before", f.finishedBefore())
+                .str("payload", f.payload())
                 .lng("after", f.after())
                 .integer("limit", f.limit());
         return sql.oneStatement(c -> sql.queryJobs(c, Stmt.JOB_LIST, p));

@@ -639,10 +639,20 @@
   async function viewJobs(gen, params) {
     const body = page('Jobs', h('button', { class: 'ghost', type: 'button', onclick: () => route() }, 'Refresh'));
     const form = filterForm([{ name: 'queue', label: 'Queue' }, { name: 'type', label: 'Type' },
-      { name: 'tag', label: 'Tag' }, { name: 'status' }], params, '#/jobs');
+      { name: 'tag', label: 'Tag' }, { name: 'error', label: 'Error contains' },
+      { name: 'fairnessKey', label: 'Fairness key' }, { name: 'batch', label: 'Batch' },
+      { name: 'payload', label: 'Payload has', placeholder: '{"customer":"acme"}' }, { name: 'status' }],
+    params, '#/jobs');
     $('main').insertBefore(form, body);
-    const filter = { queue: params.get('queue'), type: params.get('type'), tag: params.get('tag'),
-      status: params.get('status') };
+    const filter = {};
+    for (const name of JOB_FILTERS) {
+      if (params.get(name)) {
+        filter[name] = params.get(name);
+      }
+    }
+    if (isAdmin() && Object.keys(filter).length) {
+      $('main').insertBefore(bulkBar(filter), body);
+    }
     const listKey = 'jobs' + q(filter);
     await every(5000, gen, async () => {
       const after = cursorFor(listKey);
@@ -674,6 +684,72 @@
                   : h('tr', null, h('td', { colspan: 10, class: 'empty' }, 'No jobs match.'))))),
           pager(pageData.next, () => route())));
     });
+  }
+
+  /** The filter fields of GET /jobs and POST /jobs/bulk the Jobs page offers. */
+  const JOB_FILTERS = ['queue', 'type', 'tag', 'error', 'fairnessKey', 'batch', 'payload', 'status'];
+
+  /**
+   * Bulk actions on the jobs the page's filter matches: a dry run counts them first, the
+   * confirmation says how many, then calls of 1000 go on from each other's cursor until the
+   * scan ends (the counts add up in the card as they go).
+   */
+  function bulkBar(filter) {
+    const status = h('span', { class: 'muted', 'data-test': 'bulk-status' }, 'Act on every job this filter matches:');
+    const card = h('div', { class: 'card bulk', 'data-test': 'bulk' }, status);
+    const body = { ...filter };
+    if (body.payload) {
+      try {
+        body.payload = JSON.parse(body.payload);
+      } catch (e) {
+        status.textContent = 'Bulk actions need the payload filter to be JSON: ' + e.message;
+        return card;
+      }
+    }
+    const verbs = { requeue: 'Requeue', cancel: 'Cancel', delete: 'Delete' };
+    for (const [action, label] of Object.entries(verbs)) {
+      card.appendChild(h('button', {
+        type: 'button', class: action === 'requeue' ? 'ghost small' : 'danger small', 'data-test': 'bulk-' + action,
+        onclick: () => runBulk(action, label, body, status),
+      }, label + ' all…'));
+    }
+    return card;
+  }
+
+  async function runBulk(action, label, filter, status) {
+    let preview;
+    try {
+      preview = await api('POST', '/jobs/bulk', { action, filter, dryRun: true, limit: 10000 });
+    } catch (e) {
+      toast((e.problem && e.problem.detail) || e.message, true);
+      return;
+    }
+    if (preview.eligible === 0) {
+      toast('No matched job can be ' + (action === 'cancel' ? 'cancelled' : action + 'd') + ' (' + preview.matched
+          + ' matched).');
+      return;
+    }
+    const more = preview.next ? ' at least' : '';
+    if (!await confirmAction(label + more + ' ' + preview.eligible + ' job' + (preview.eligible === 1 ? '' : 's') + '? '
+        + preview.matched + ' matched the filter; jobs in other statuses are left alone.', label, action !== 'requeue')) {
+      return;
+    }
+    const total = { changed: 0, skipped: 0 };
+    let after = null;
+    try {
+      do {
+        const r = await api('POST', '/jobs/bulk', { action, filter, limit: 1000, after });
+        total.changed += r.changed;
+        total.skipped += r.skipped;
+        after = r.next;
+        status.textContent = label + ': ' + total.changed + ' changed, ' + total.skipped + ' skipped'
+            + (after ? ', going on…' : '.');
+      } while (after);
+      toast(label + ': ' + total.changed + ' changed, ' + total.skipped + ' skipped');
+    } catch (e) {
+      toast((e.problem && e.problem.detail) || e.message, true);
+    }
+    route();
   }
 
   async function viewDead(gen, params) {

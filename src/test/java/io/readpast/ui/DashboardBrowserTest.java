@@ -510,6 +510,62 @@ class DashboardBrowserTest {
         assertTrue(driver.findElements(By.cssSelector("[data-test='edit']")).isEmpty());
     }
 
+    @Test
+    void anAdminSearchesByPayloadAndErrorThenRequeuesTheMatchesInBulk() throws IOException {
+        List<String> acme = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            acme.add(deadJob("ui-bulk", Map.of("customer", "acme", "n", i), "SMTP timeout #" + i));
+        }
+        String globex = deadJob("ui-bulk", Map.of("customer", "globex"), "SMTP timeout");
+        String refused = deadJob("ui-bulk", Map.of("customer", "acme"), "connection refused");
+        login(ADMIN);
+        driver.get(base() + "#/jobs");
+        record();
+        waitVisible(By.cssSelector("[data-test='filter-payload']")).sendKeys("{\"customer\":\"acme\"}");
+        driver.findElement(By.cssSelector("[data-test='filter-error']")).sendKeys("timeout");
+        driver.findElement(By.cssSelector("[data-test='status-DEAD']")).click();
+        driver.findElement(By.cssSelector("[data-test='filter-payload']")).submit();
+        wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("[data-test='job-row']"), 3));
+        List<String> shown = driver.findElements(By.cssSelector("[data-test='job-row']")).stream()
+                .map(e -> e.getAttribute("data-id")).toList();
+        assertEquals(new java.util.HashSet<>(acme), new java.util.HashSet<>(shown), "only acme's timeouts");
+        for (Dimension size : List.of(new Dimension(1366, 768), new Dimension(390, 844))) {
+            driver.manage().window().setSize(size);
+            wait.until(d -> ((Number) js("return window.innerWidth;")).intValue() <= size.width);
+            Number overflow = (Number) js("return document.documentElement.scrollWidth - window.innerWidth;");
+            assertTrue(overflow.longValue() <= 0, "no horizontal overflow with filters and bulk actions at "
+                    + size.width + ": " + overflow);
+            Number bulkRight = (Number) js("return document.querySelector('[data-test=bulk-delete]')"
+                    + ".getBoundingClientRect().right - window.innerWidth;");
+            assertTrue(bulkRight.doubleValue() <= 0, "the bulk buttons are in view at " + size.width + ": " + bulkRight);
+            shotOfWindow("13-bulk-" + size.width);
+        }
+        driver.manage().window().setSize(new Dimension(1366, 900));
+
+        waitVisible(By.cssSelector("[data-test='bulk-requeue']")).click();
+        waitText(By.id("confirm-text"), "Requeue 3 jobs?");
+        waitVisible(By.id("confirm-ok")).click();
+        waitText(By.cssSelector("[data-test='toast']"), "3 changed, 0 skipped");
+        for (String id : acme) {
+            assertEquals("PENDING", api(ADMIN).get("/jobs/" + id).then().statusCode(200).extract().path("status"), id);
+        }
+        assertEquals("DEAD", api(ADMIN).get("/jobs/" + globex).then().extract().path("status"), "another customer");
+        assertEquals("DEAD", api(ADMIN).get("/jobs/" + refused).then().extract().path("status"), "another error");
+        wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("[data-test='job-row']"), 0));
+    }
+
+    /** A job of {@code queue} failed for good with {@code error}. */
+    private static String deadJob(String queue, Map<String, Object> payload, String error) {
+        String id = api(ADMIN).body(Map.of("queue", queue, "type", "t", "payload", payload, "maxAttempts", 1))
+                .post("/jobs").then().statusCode(201).extract().path("id");
+        JsonPath c = api(ADMIN).body(Map.of("workerId", "mailer-2", "queues", List.of(queue), "limit", 1))
+                .post("/claim").then().statusCode(200).extract().jsonPath();
+        assertEquals(id, c.getString("jobs[0].id"));
+        api(ADMIN).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "error", error))
+                .post("/jobs/" + id + "/fail").then().statusCode(200);
+        return id;
+    }
+
     // ---- a producer key ----------------------------------------------------------------------------
 
     @Test

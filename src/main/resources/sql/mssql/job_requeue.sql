@@ -1,5 +1,6 @@
 -- A DEAD job (dead-letter table) or a CANCELLED one (archive, status 5 only) goes back to
--- the hot table as PENDING, due now, attempts reset, keeping its id (the id column only has
+-- the hot table as PENDING, due now, attempts reset (kept when @keep_attempts = 1: the next
+-- claim counts on from them), keeping its id (the id column only has
 -- a sequence default, so the explicit id needs no IDENTITY_INSERT); @payload (JSON text)
 -- replaces the payload when not NULL; modified_by becomes @modified_by; its errors (earlier
 -- attempts) stay. No row means there was no such dead or cancelled job. A live job holding the same idempotency key by now
@@ -20,6 +21,7 @@ DECLARE @source TABLE (
     tags nvarchar(max) NULL,
     idempotency_key nvarchar(200) COLLATE Latin1_General_100_BIN2 NULL,
     priority int NOT NULL,
+    attempt int NOT NULL,
     max_attempts int NOT NULL,
     last_error nvarchar(max) NULL,
     errors nvarchar(max) NULL,
@@ -41,12 +43,12 @@ DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
 DELETE FROM readpast_job_dead
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
-    deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
+    deleted.idempotency_key, deleted.priority, deleted.attempt, deleted.max_attempts, deleted.last_error,
     deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key,
     deleted.traceparent, deleted.tracestate, deleted.fairness_key, deleted.batch_id
 INTO @source (
     id, queue, type, payload, tags,
-    idempotency_key, priority, max_attempts, last_error,
+    idempotency_key, priority, attempt, max_attempts, last_error,
     errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id
 )
 WHERE id = @id;
@@ -54,12 +56,12 @@ WHERE id = @id;
 DELETE FROM readpast_job_archive
 OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
-    deleted.idempotency_key, deleted.priority, deleted.max_attempts, deleted.last_error,
+    deleted.idempotency_key, deleted.priority, deleted.attempt, deleted.max_attempts, deleted.last_error,
     deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key,
     deleted.traceparent, deleted.tracestate, deleted.fairness_key, deleted.batch_id
 INTO @source (
     id, queue, type, payload, tags,
-    idempotency_key, priority, max_attempts, last_error,
+    idempotency_key, priority, attempt, max_attempts, last_error,
     errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id
 )
 WHERE id = @id
@@ -76,7 +78,7 @@ INSERT INTO readpast_job (
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
     s.id, s.queue, s.type, COALESCE(@payload, s.payload), s.tags, s.idempotency_key,
-    s.priority, 0, 0, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.errors, s.created_by,
+    s.priority, 0, CASE WHEN @keep_attempts = 1 THEN s.attempt ELSE 0 END, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.errors, s.created_by,
     @modified_by, s.created_at, SYSUTCDATETIME(), s.webhook_url, s.group_key,
     CASE WHEN s.group_key IS NULL THEN NULL ELSE @group_seq END,
     s.traceparent, s.tracestate, s.fairness_key, s.batch_id

@@ -191,7 +191,26 @@ class BulkAndSearchTest {
 
         String d = dead("b3", "boom", Map.of("payload", Map.of("v", 1)));
         bulk(Map.of("action", "requeue", "filter", Map.of("queue", "b3"), "payload", Map.of("v", 2)));
-        given().get("/jobs/" + d).then().statusCode(200).body("payload.v", equalTo(2)).body("status", equalTo("PENDING"));
+        given().get("/jobs/" + d).then().statusCode(200).body("payload.v", equalTo(2)).body("status", equalTo("PENDING"))
+                .body("attempt", equalTo(0));
+    }
+
+    @Test
+    void aRequeueCanKeepTheAttemptsAndTheNextClaimCountsOn() {
+        String bulked = dead("b6", "boom", Map.of("maxAttempts", 1));
+        String single = dead("b7", "boom", Map.of());
+        JsonPath r = bulk(Map.of("action", "requeue", "filter", Map.of("queue", "b6"), "keepAttempts", true));
+        assertEquals(1, r.getInt("changed"));
+        given().get("/jobs/" + bulked).then().body("status", equalTo("PENDING")).body("attempt", equalTo(1));
+        given().contentType(ContentType.JSON).body(Map.of("keepAttempts", true)).post("/jobs/" + single + "/requeue")
+                .then().statusCode(200).body("attempt", equalTo(1));
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("b6"), "limit", 1));
+        assertEquals(2, c.getInt("jobs[0].attempt"), "one more attempt, counted on");
+        // it had run out of attempts: failing again ends it
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "error", "again"))
+                .post("/jobs/" + bulked + "/fail").then().statusCode(200).body("status", equalTo("DEAD"));
+        given().contentType(ContentType.JSON).body(Map.of("action", "cancel", "filter", Map.of("queue", "b7"),
+                "keepAttempts", true)).post("/jobs/bulk").then().statusCode(400).body("detail", containsString("keepAttempts"));
     }
 
     @Test

@@ -57,8 +57,12 @@ public class BulkActions {
         this.operations = operations;
     }
 
-    /** {@code payload} (JSON text, requeue only) replaces each requeued job's payload; null keeps it. */
-    public Result run(Action action, JobFilter filter, boolean dryRun, int limit, String payload, String by) {
+    /**
+     * {@code payload} (JSON text, requeue only) replaces each requeued job's payload, null keeps
+     * it; {@code keepAttempts} (requeue only) keeps each job's attempts instead of resetting them.
+     */
+    public Result run(Action action, JobFilter filter, boolean dryRun, int limit, String payload, boolean keepAttempts,
+                      String by) {
         int matched = 0;
         int eligible = 0;
         int changed = 0;
@@ -79,7 +83,7 @@ public class BulkActions {
                 if (dryRun) {
                     continue;
                 }
-                if (apply(action, job.id(), payload, by)) {
+                if (apply(action, job.id(), payload, keepAttempts, by)) {
                     changed++;
                 } else {
                     skipped++;
@@ -95,10 +99,10 @@ public class BulkActions {
         return result;
     }
 
-    private boolean apply(Action action, long id, String payload, String by) {
+    private boolean apply(Action action, long id, String payload, boolean keepAttempts, String by) {
         try {
             switch (action) {
-                case REQUEUE -> operations.requeue(id, payload, by);
+                case REQUEUE -> operations.requeue(id, payload, keepAttempts, by);
                 case CANCEL -> operations.cancel(id, by);
                 case DELETE -> operations.purge(id, by);
                 default -> throw new IllegalStateException(action.name());

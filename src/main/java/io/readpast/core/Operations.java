@@ -82,11 +82,14 @@ public class Operations {
         throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id + " kept changing state; retry.");
     }
 
-    /** DEAD or CANCELLED back to PENDING with attempts reset; {@code payload} (JSON text) replaces the payload. */
-    public JobRow requeue(long id, String payload, String by) {
+    /**
+     * DEAD or CANCELLED back to PENDING with attempts reset (kept when {@code keepAttempts});
+     * {@code payload} (JSON text) replaces the payload.
+     */
+    public JobRow requeue(long id, String payload, boolean keepAttempts, String by) {
         Optional<JobRow> requeued;
         try {
-            requeued = store.jobRequeue(id, payload, by).map(outcomes::announced);
+            requeued = store.jobRequeue(id, payload, keepAttempts, by).map(outcomes::announced);
         } catch (StoreException e) {
             if (e.kind() == StoreException.Kind.DUPLICATE_KEY) {
                 throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id
@@ -94,8 +97,8 @@ public class Operations {
             }
             throw e;
         }
-        requeued.ifPresent(j -> LOG.infof("Job %d requeued by %s%s", id, Audit.who(by),
-                payload == null ? "" : " with a new payload"));
+        requeued.ifPresent(j -> LOG.infof("Job %d requeued by %s%s%s", id, Audit.who(by),
+                payload == null ? "" : " with a new payload", keepAttempts ? ", attempts kept" : ""));
         return requeued.orElseThrow(() -> {
             JobStatus status = JobStatus.of(get(id));
             return new BrokerException(BrokerException.Kind.STATE_CONFLICT,

@@ -100,8 +100,11 @@ public interface JobStore {
      */
     Optional<JobRow> jobEdit(long id, Integer priority, java.time.Instant runAt, boolean runNow, String payload, String by);
 
-    /** A DEAD or CANCELLED job back to PENDING, attempts reset; {@code payload} null keeps it. */
-    Optional<JobRow> jobRequeue(long id, String payload, String by);
+    /**
+     * A DEAD or CANCELLED job back to PENDING, attempts reset unless {@code keepAttempts};
+     * {@code payload} null keeps it.
+     */
+    Optional<JobRow> jobRequeue(long id, String payload, boolean keepAttempts, String by);
 
     /** Deletes a finished (archived or dead) job; false when there was none. */
     boolean jobPurge(long id);

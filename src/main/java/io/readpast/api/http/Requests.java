@@ -458,7 +458,10 @@ public final class Requests {
             String after,
             @Schema(ref = ApiDocs.ANY_VALUE, description = "requeue only: a new payload for every requeued job; "
                     + "absent or null keeps each job's.", examples = "{\"to\": \"a@b.example\"}")
-            JsonNode payload) {
+            JsonNode payload,
+            @Schema(description = "requeue only: keep each job's attempts instead of resetting them to 0.",
+                    defaultValue = "false", examples = "false")
+            Boolean keepAttempts) {
     }
 
     @Schema(description = "Optional changes for a requeued job.")
@@ -467,7 +470,11 @@ public final class Requests {
                     description = "A new payload (any JSON value) replacing the old one; absent or null keeps it. "
                             + "At most readpast.limits.payload-max-bytes (1 MiB by default) of JSON text.",
                     examples = "{\"to\": \"a@b.example\"}")
-            JsonNode payload) {
+            JsonNode payload,
+            @Schema(description = "Keep the job's attempts instead of resetting them to 0: the next claim counts on "
+                    + "from them (a job that ran out of attempts gets one more).", defaultValue = "false",
+                    examples = "false")
+            Boolean keepAttempts) {
     }
 
     @Schema(description = "A queue's settings. PUT replaces them all: absent fields take their defaults.")

@@ -149,7 +149,8 @@ public interface JobOperatorApi {
     @Path("/{id}/requeue")
     @Tag(name = "Operators")
     @Operation(operationId = "requeueJob", summary = "Requeue a DEAD or CANCELLED job",
-            description = "Back to PENDING, due now, with attempts reset; an optional 'payload' replaces the old one. "
+            description = "Back to PENDING, due now, with attempts reset (kept with 'keepAttempts': true); an optional "
+                    + "'payload' replaces the old one. "
                     + "A job of a batch stays in it: the batch counts it again, and is not finished until the job "
                     + "finishes again (a batch fires once). The body is optional." + ApiDocs.ROLE_ADMIN)
     @RequestBody(required = false, description = "Optional: a new payload.",

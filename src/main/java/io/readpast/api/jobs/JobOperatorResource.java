@@ -78,9 +78,13 @@ public class JobOperatorResource implements JobOperatorApi {
             }
             payload = bodies.jsonText("payload", body.payload());
         }
+        boolean keepAttempts = Boolean.TRUE.equals(body.keepAttempts());
+        if (keepAttempts && action != BulkActions.Action.REQUEUE) {
+            throw BrokerException.invalid("'keepAttempts' is for requeue only.");
+        }
         JobFilter filter = JobQuery.filter(body.filter().raw(), Validate.cursor(body.after()), limit);
         boolean dryRun = Boolean.TRUE.equals(body.dryRun());
-        BulkActions.Result r = bulk.run(action, filter, dryRun, limit, payload, caller.name());
+        BulkActions.Result r = bulk.run(action, filter, dryRun, limit, payload, keepAttempts, caller.name());
         return new Responses.BulkResult(body.action(), dryRun, r.matched(), r.eligible(), r.changed(), r.skipped(),
                 r.next() == null ? null : Long.toString(r.next()));
     }
@@ -95,7 +99,8 @@ public class JobOperatorResource implements JobOperatorApi {
         long jobId = Validate.jobId(id);
         String payload = body == null || body.payload() == null || body.payload().isNull()
                 ? null : bodies.jsonText("payload", body.payload());
-        return JobView.of(operations.requeue(jobId, payload, caller.name()));
+        boolean keep = body != null && Boolean.TRUE.equals(body.keepAttempts());
+        return JobView.of(operations.requeue(jobId, payload, keep, caller.name()));
     }
 
     @Override

@@ -240,8 +240,9 @@ final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public Optional<JobRow> jobRequeue(long id, String payload, String by) {
-        Params p = Params.of().lng("id", id).str("payload", payload).str("modified_by", by);
+    public Optional<JobRow> jobRequeue(long id, String payload, boolean keepAttempts, String by) {
+        Params p = Params.of().lng("id", id).str("payload", payload).bool("keep_attempts", keepAttempts)
+                .str("modified_by", by);
         return sql.tx(c -> {
             Optional<JobRow> job = single(sql.queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id)));
             // a job of a batch stays in it: the batch it rejoins is locked first (as a batch add

@@ -28,6 +28,7 @@ type EnqueueRequest struct {
 	WebhookURL      string        // POSTed when the job becomes SUCCEEDED or DEAD
 	Traceparent     string        // W3C trace context of the producer
 	Tracestate      string
+	Timeout         time.Duration // the most it may run from its claim (whole seconds): no lease runs past that
 }
 
 // DependsOn names the parents of a job: job ids and batch ids.
@@ -88,6 +89,9 @@ func (r EnqueueRequest) MarshalJSON() ([]byte, error) {
 	}
 	if r.Tracestate != "" {
 		m["tracestate"] = r.Tracestate
+	}
+	if r.Timeout > 0 {
+		m["timeoutSeconds"] = seconds(r.Timeout)
 	}
 	return json.Marshal(m)
 }

@@ -15,7 +15,7 @@ _FIELDS = {  # keyword argument -> POST /jobs field
     "max_attempts": "maxAttempts", "idempotency_key": "idempotencyKey", "unique_for": "uniqueFor",
     "expires_at": "expiresAt", "group_key": "groupKey", "fairness_key": "fairnessKey",
     "depends_on": "dependsOn", "on_parent_failure": "onParentFailure", "webhook_url": "webhookUrl",
-    "traceparent": "traceparent", "tracestate": "tracestate",
+    "traceparent": "traceparent", "tracestate": "tracestate", "timeout": "timeoutSeconds",
 }
 
 
@@ -37,7 +37,8 @@ def job(queue: str, type: str, payload: Any = None, **options: Any) -> Dict[str,
     """A POST /jobs body. Options (all optional): priority, delay (seconds or timedelta), run_at
     (aware datetime or ISO-8601 text), tags, max_attempts, idempotency_key, unique_for (seconds),
     expires_at, group_key, fairness_key, depends_on ({"jobs": [...], "batches": [...]}, or a list
-    of job ids), on_parent_failure ("cancel" or "run"), webhook_url, traceparent, tracestate."""
+    of job ids), on_parent_failure ("cancel" or "run"), webhook_url, traceparent, tracestate,
+    timeout (the most the job may run from its claim: seconds or timedelta)."""
     body: Dict[str, Any] = {"queue": queue, "type": type}
     if payload is not None:
         body["payload"] = payload
@@ -46,7 +47,7 @@ def job(queue: str, type: str, payload: Any = None, **options: Any) -> Dict[str,
             raise TypeError(f"unknown job option {name!r}; known: {', '.join(sorted(_FIELDS))}")
         if value is None:
             continue
-        if name in ("delay", "unique_for"):
+        if name in ("delay", "unique_for", "timeout"):
             value = _seconds(value)
         elif name in ("run_at", "expires_at"):
             value = _instant(value)

@@ -66,6 +66,8 @@ export interface NewJob {
   /** W3C trace context of the producer: the handler gets it back. */
   traceparent?: string;
   tracestate?: string;
+  /** The most it may run from its claim, in seconds: no lease runs past that. */
+  timeoutSeconds?: number;
 }
 
 export interface Enqueued {

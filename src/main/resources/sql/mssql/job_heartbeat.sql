@@ -13,7 +13,12 @@ SET
     started_at = COALESCE(started_at, SYSUTCDATETIME()),
     heartbeat_at = SYSUTCDATETIME(),
     lease_seconds = COALESCE(@lease_seconds, lease_seconds),
-    lease_expires_at = DATEADD(SECOND, COALESCE(@lease_seconds, lease_seconds), SYSUTCDATETIME()),
+    -- never past the job's deadline (timeoutSeconds, set by the claim)
+    lease_expires_at = CASE
+        WHEN deadline_at < DATEADD(SECOND, COALESCE(@lease_seconds, lease_seconds), SYSUTCDATETIME())
+            THEN deadline_at
+        ELSE DATEADD(SECOND, COALESCE(@lease_seconds, lease_seconds), SYSUTCDATETIME())
+    END,
     progress = COALESCE(@progress, progress),
     updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id INTO @updated (id)

@@ -69,11 +69,19 @@ SET
     lease_seconds = ISNULL(
         (SELECT i.lease_seconds FROM @item AS i WHERE i.id = j.id AND i.lease_id = j.lease_id), j.lease_seconds
     ),
-    lease_expires_at = DATEADD(
-        SECOND,
-        ISNULL((SELECT i.lease_seconds FROM @item AS i WHERE i.id = j.id AND i.lease_id = j.lease_id), j.lease_seconds),
-        SYSUTCDATETIME()
-    ),
+    -- never past the job's deadline (timeoutSeconds, set by the claim)
+    lease_expires_at = CASE
+        WHEN j.deadline_at < DATEADD(
+            SECOND,
+            ISNULL((SELECT i.lease_seconds FROM @item AS i WHERE i.id = j.id AND i.lease_id = j.lease_id), j.lease_seconds),
+            SYSUTCDATETIME()
+        ) THEN j.deadline_at
+        ELSE DATEADD(
+            SECOND,
+            ISNULL((SELECT i.lease_seconds FROM @item AS i WHERE i.id = j.id AND i.lease_id = j.lease_id), j.lease_seconds),
+            SYSUTCDATETIME()
+        )
+    END,
     progress = ISNULL((SELECT i.progress FROM @item AS i WHERE i.id = j.id AND i.lease_id = j.lease_id), j.progress),
     updated_at = SYSUTCDATETIME()
 OUTPUT inserted.id, inserted.lease_id, inserted.lease_expires_at, inserted.cancel_requested

@@ -36,7 +36,10 @@ OUTER APPLY (
         j.worker_id,
         j.cancel_requested,
         q.backoff_base_ms,
-        q.backoff_cap_ms
+        q.backoff_cap_ms,
+        j.lease_expires_at,
+        j.timeout_seconds,
+        j.deadline_at
     FROM readpast_job AS j WITH (
         READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_lease_expiry), FORCESEEK
     )

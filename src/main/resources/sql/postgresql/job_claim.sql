@@ -100,8 +100,11 @@ SET status = 1,
     worker_id = cl.worker_id,
     lease_id = gen_random_uuid(),
     lease_seconds = COALESCE(cl.lease_seconds, p.queue_lease_seconds, CAST(:default_lease_seconds AS integer)),
-    lease_expires_at = now() + COALESCE(cl.lease_seconds, p.queue_lease_seconds,
-                                        CAST(:default_lease_seconds AS integer)) * interval '1 second',
+    -- a job with timeoutSeconds: its lease never runs past its deadline (LEAST skips a NULL)
+    lease_expires_at = LEAST(now() + COALESCE(cl.lease_seconds, p.queue_lease_seconds,
+                                              CAST(:default_lease_seconds AS integer)) * interval '1 second',
+                             now() + j.timeout_seconds * interval '1 second'),
+    deadline_at = now() + j.timeout_seconds * interval '1 second',
     heartbeat_at = NULL,
     modified_by = COALESCE(:modified_by, j.modified_by),
     updated_at = now()

@@ -264,8 +264,11 @@ SET status = 1,
     lease_id = gen_random_uuid(),
     lease_seconds = COALESCE(a.lease_seconds, (SELECT q.lease_seconds FROM q),
                              CAST(:default_lease_seconds AS integer)),
-    lease_expires_at = now() + COALESCE(a.lease_seconds, (SELECT q.lease_seconds FROM q),
-                                        CAST(:default_lease_seconds AS integer)) * interval '1 second',
+    -- a job with timeoutSeconds: its lease never runs past its deadline (LEAST skips a NULL)
+    lease_expires_at = LEAST(now() + COALESCE(a.lease_seconds, (SELECT q.lease_seconds FROM q),
+                                              CAST(:default_lease_seconds AS integer)) * interval '1 second',
+                             now() + j.timeout_seconds * interval '1 second'),
+    deadline_at = now() + j.timeout_seconds * interval '1 second',
     heartbeat_at = NULL,
     modified_by = COALESCE(:modified_by, j.modified_by),
     updated_at = now()

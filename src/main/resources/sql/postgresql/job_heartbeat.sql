@@ -5,7 +5,9 @@ SET status = 2,
     started_at = COALESCE(started_at, now()),
     heartbeat_at = now(),
     lease_seconds = COALESCE(CAST(:lease_seconds AS integer), lease_seconds),
-    lease_expires_at = now() + COALESCE(CAST(:lease_seconds AS integer), lease_seconds) * interval '1 second',
+    -- never past the job's deadline (timeoutSeconds, set by the claim; LEAST skips a NULL)
+    lease_expires_at = LEAST(now() + COALESCE(CAST(:lease_seconds AS integer), lease_seconds) * interval '1 second',
+                             deadline_at),
     progress = COALESCE(:progress, progress),
     updated_at = now()
 WHERE id = :id

@@ -39,7 +39,8 @@ SET status = 2,
     started_at = COALESCE(j.started_at, now()),
     heartbeat_at = now(),
     lease_seconds = COALESCE(h.lease_seconds, j.lease_seconds),
-    lease_expires_at = now() + COALESCE(h.lease_seconds, j.lease_seconds) * interval '1 second',
+    -- never past the job's deadline (timeoutSeconds, set by the claim; LEAST skips a NULL)
+    lease_expires_at = LEAST(now() + COALESCE(h.lease_seconds, j.lease_seconds) * interval '1 second', j.deadline_at),
     progress = COALESCE(h.progress, j.progress),
     updated_at = now()
 FROM held AS h

@@ -93,12 +93,23 @@ public class Enqueuer {
      * start (null: never); {@code uniqueForSeconds} its uniqueness window (null: none);
      * {@code groupKey} its ordered group in the queue (null: none); {@code trace} the W3C trace
      * context the enqueue carried (null: none); {@code fairnessKey} the key a fair queue serves in
-     * turn with the others (null: none).
+     * turn with the others (null: none); {@code timeoutSeconds} the most it may run, from its claim
+     * on (null: no limit).
      */
     public record NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
                                 int priority, Integer maxAttempts, Instant runAt, long delayMs,
                                 String createdBy, String webhookUrl, Instant expiresAt,
-                                Long uniqueForSeconds, String groupKey, TraceContext trace, String fairnessKey) {
+                                Long uniqueForSeconds, String groupKey, TraceContext trace, String fairnessKey,
+                                Integer timeoutSeconds) {
+
+        /** A request with no time limit. */
+        public NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
+                             int priority, Integer maxAttempts, Instant runAt, long delayMs, String createdBy,
+                             String webhookUrl, Instant expiresAt, Long uniqueForSeconds, String groupKey,
+                             TraceContext trace, String fairnessKey) {
+            this(queue, type, payload, tags, idempotencyKey, priority, maxAttempts, runAt, delayMs, createdBy,
+                    webhookUrl, expiresAt, uniqueForSeconds, groupKey, trace, fairnessKey, null);
+        }
 
         /** A request with no fairness key. */
         public NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
@@ -256,7 +267,7 @@ public class Enqueuer {
                 r.expiresAt(), r.uniqueForSeconds() == null ? null : uniqueKey(r),
                 r.uniqueForSeconds() == null ? 0 : r.uniqueForSeconds() * 1000, r.groupKey(),
                 r.trace() == null ? null : r.trace().traceparent(), r.trace() == null ? null : r.trace().tracestate(),
-                r.fairnessKey());
+                r.fairnessKey(), r.timeoutSeconds());
     }
 
     private static final ObjectMapper CANONICAL = new ObjectMapper()

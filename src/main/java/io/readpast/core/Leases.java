@@ -343,7 +343,10 @@ public class Leases {
             timetable.noteLeaseExpiry(found.nextExpiry());
         }
         for (JobRow job : found.expired()) {
-            String error = "lease expired" + (job.workerId() == null ? "" : " (worker " + job.workerId() + ")");
+            String error = timedOut(job)
+                    ? "timed out after " + job.timeoutSeconds() + " s" + (job.workerId() == null ? ""
+                            : " (worker " + job.workerId() + ")")
+                    : "lease expired" + (job.workerId() == null ? "" : " (worker " + job.workerId() + ")");
             try {
                 Optional<JobRow> settledJob = settleFailure(job, error, true, null, true, null);
                 if (settledJob.isPresent()) {
@@ -358,6 +361,11 @@ public class Leases {
             LOG.debugf("Lease expiry returned %d expired jobs", settled);
         }
         return settled;
+    }
+
+    /** The lease ran out at the job's deadline (timeoutSeconds), not before it: the job took too long. */
+    static boolean timedOut(JobRow job) {
+        return job.deadlineAt() != null && job.leaseExpiresAt() != null && !job.leaseExpiresAt().isBefore(job.deadlineAt());
     }
 
     /**

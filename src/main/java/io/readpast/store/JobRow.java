@@ -9,7 +9,9 @@ import java.time.Instant;
  * {@code webhookUrl} is the job's own completion webhook (null: the queue's, if any);
  * {@code expiresAt} when a job not started by then never starts (hot rows only); {@code groupKey}
  * its ordered group (null: none); {@code batchId} its batch (null: none); {@code hasDependents}
- * whether jobs wait on it; {@code depsLeft} its parents not settled yet (WAITING while above 0).
+ * whether jobs wait on it; {@code depsLeft} its parents not settled yet (WAITING while above 0);
+ * {@code timeoutSeconds} the most it may run from a claim and {@code deadlineAt} the current
+ * lease's end by that limit (hot rows only; null: no limit).
  */
 public record JobRow(
         long id,
@@ -49,7 +51,9 @@ public record JobRow(
         String fairnessKey,
         Long batchId,
         boolean hasDependents,
-        int depsLeft) {
+        int depsLeft,
+        Integer timeoutSeconds,
+        Instant deadlineAt) {
 
     /** In a batch, or some job waits on it: its move settles them in the same transaction. */
     public boolean linked() {

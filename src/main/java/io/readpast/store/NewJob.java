@@ -9,7 +9,8 @@ import java.time.Instant;
  * holds the key within its window, that job is the answer and nothing is inserted. Jobs with
  * the same {@code groupKey} in a queue run one at a time, in enqueue order. {@code traceparent}
  * and {@code tracestate} are the W3C trace context the enqueue carried (null: none);
- * {@code fairnessKey} the key a fair queue serves in turn with the others (null: none).
+ * {@code fairnessKey} the key a fair queue serves in turn with the others (null: none);
+ * {@code timeoutSeconds} the most it may run, from its claim on (null: no limit).
  */
 public record NewJob(
         String queue,
@@ -30,7 +31,18 @@ public record NewJob(
         String groupKey,
         String traceparent,
         String tracestate,
-        String fairnessKey) {
+        String fairnessKey,
+        Integer timeoutSeconds) {
+
+    /** A job with no time limit. */
+    public NewJob(String queue, String type, String payload, String tags, String idempotencyKey, int priority,
+                  Integer maxAttempts, int defaultMaxAttempts, Instant runAt, long delayMs, String createdBy,
+                  String webhookUrl, Instant expiresAt, String uniqueKey, long uniqueForMs, String groupKey,
+                  String traceparent, String tracestate, String fairnessKey) {
+        this(queue, type, payload, tags, idempotencyKey, priority, maxAttempts, defaultMaxAttempts, runAt, delayMs,
+                createdBy, webhookUrl, expiresAt, uniqueKey, uniqueForMs, groupKey, traceparent, tracestate,
+                fairnessKey, null);
+    }
 
     /** A job with trace context and no fairness key. */
     public NewJob(String queue, String type, String payload, String tags, String idempotencyKey, int priority,

@@ -939,6 +939,8 @@
             h('div', { class: 'card' }, h('h3', null, 'Lease'), h('dl', { class: 'fields' },
                 field('Worker', j.workerId || '—', 'worker'),
                 field('Lease expires', when(j.leaseExpiresAt)),
+                field('Time limit', j.timeoutSeconds ? duration(j.timeoutSeconds)
+                    + (j.deadlineAt ? ' · until ' + when(j.deadlineAt) : '') : 'none', 'time-limit'),
                 field('Last heartbeat', when(j.heartbeatAt)),
                 field('Cancel requested', j.cancelRequested ? 'yes' : 'no'))),
             h('div', { class: 'card' }, h('h3', null, 'Progress'),

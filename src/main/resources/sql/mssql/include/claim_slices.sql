@@ -21,12 +21,19 @@ SET
         s.lease_seconds,
         ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = t.queue), @default_lease_seconds)
     ),
+    -- a job with timeoutSeconds: its lease never runs past its deadline
     t.lease_expires_at = DATEADD(
         SECOND,
-        ISNULL(
-            s.lease_seconds,
-            ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = t.queue), @default_lease_seconds)
-        ),
+        CASE
+            WHEN t.timeout_seconds < ISNULL(
+                s.lease_seconds,
+                ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = t.queue), @default_lease_seconds)
+            ) THEN t.timeout_seconds
+            ELSE ISNULL(
+                s.lease_seconds,
+                ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = t.queue), @default_lease_seconds)
+            )
+        END,
         t.updated_at
     )
 FROM readpast_job AS t WITH (ROWLOCK, FORCESEEK)

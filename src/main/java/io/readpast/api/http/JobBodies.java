@@ -25,6 +25,8 @@ import java.util.List;
 public class JobBodies {
 
     public static final long MAX_DELAY_SECONDS = 10L * 366 * 24 * 3600;
+    /** The longest timeoutSeconds: 30 days. */
+    static final int TIMEOUT_MAX_SECONDS = 2_592_000;
     private static final Instant RUN_AT_MIN = Instant.parse("1970-01-01T00:00:00Z");
     private static final Instant RUN_AT_MAX = Instant.parse("9999-12-31T23:59:59Z");
 
@@ -131,7 +133,8 @@ public class JobBodies {
                 delaySeconds * 1000, caller.name(), webhookUrl, expiresAt,
                 JobOptions.uniqueFor(b.uniqueFor()), Validate.text("groupKey", b.groupKey(), Validate.NAME_MAX, false),
                 b.traceparent() != null ? io.readpast.core.TraceContext.parse(b.traceparent(), b.tracestate()) : headers,
-                Validate.keyText("fairnessKey", b.fairnessKey()));
+                Validate.keyText("fairnessKey", b.fairnessKey()),
+                Validate.optionalRange("timeoutSeconds", b.timeoutSeconds(), 1, TIMEOUT_MAX_SECONDS));
     }
 
 

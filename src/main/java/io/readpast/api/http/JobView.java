@@ -23,7 +23,8 @@ import java.util.List;
 @JsonPropertyOrder({"id", "queue", "type", "payload", "priority", "status", "attempt", "maxAttempts", "tags",
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
         "heartbeatAt", "progress", "cancelRequested", "lastError", "errors", "result", "idempotencyKey", "createdBy",
-        "modifiedBy", "webhookUrl", "expiresAt", "groupKey", "traceparent", "tracestate", "fairnessKey", "batchId", "parentsLeft"})
+        "modifiedBy", "webhookUrl", "expiresAt", "groupKey", "traceparent", "tracestate", "fairnessKey", "batchId", "parentsLeft",
+        "timeoutSeconds", "deadlineAt"})
 @Schema(description = "A job, wherever it lives: PENDING, WAITING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
         + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
 public record JobView(
@@ -125,7 +126,14 @@ public record JobView(
         String batchId,
         @Schema(nullable = true, description = "While WAITING: how many of its parents (dependsOn) have not "
                 + "settled yet; null otherwise.", examples = "2")
-        Integer parentsLeft) {
+        Integer parentsLeft,
+        @Schema(nullable = true, description = "The most the job may run from a claim (timeoutSeconds at enqueue); "
+                + "null: no limit.", examples = "300")
+        Integer timeoutSeconds,
+        @Schema(nullable = true, description = "While LEASED or PROCESSING with a timeoutSeconds: when the current "
+                + "attempt's time is up (claim + timeoutSeconds, database clock); no lease runs past it. Null "
+                + "otherwise.")
+        Instant deadlineAt) {
 
     @Schema(description = "The error one failed attempt ended with.")
     public record AttemptError(
@@ -163,7 +171,8 @@ public record JobView(
                 r.cancelRequested(), r.lastError(), withErrors ? errors(r.errors()) : null, r.result(),
                 r.idempotencyKey(), r.createdBy(), r.modifiedBy(), r.webhookUrl(), r.expiresAt(), r.groupKey(),
                 r.traceparent(), r.tracestate(), r.fairnessKey(), r.batchId() == null ? null : Long.toString(r.batchId()),
-                r.depsLeft() > 0 ? r.depsLeft() : null);
+                r.depsLeft() > 0 ? r.depsLeft() : null, r.timeoutSeconds(),
+                r.status() == 1 || r.status() == 2 ? r.deadlineAt() : null);
     }
 
     /** The stored JSON array of {"attempt", "at", "workerId", "error"}, as records. */

@@ -96,7 +96,15 @@ public final class Requests {
             @Schema(description = "What a parent that ends DEAD or CANCELLED (a batch: with any DEAD or CANCELLED job) "
                     + "does to this job: cancel (the default) makes it CANCELLED, run counts the parent as settled.",
                     enumeration = {"cancel", "run"}, defaultValue = "cancel", examples = "cancel")
-            String onParentFailure) {
+            String onParentFailure,
+            @Schema(description = "The most the job may run, in seconds (1 to 2592000), counted from its claim across "
+                    + "heartbeats: no lease, at the claim or from a heartbeat, runs past claim + timeoutSeconds, so a "
+                    + "worker that heartbeats forever still loses the job then. It then fails that attempt like an "
+                    + "expired lease (error 'timed out after N s') and is retried or goes DEAD as its attempts allow. "
+                    + "Heartbeats answer leaseExpiresAt no later than the deadline; once it has passed they answer "
+                    + "409, as for a lost lease. Absent: no limit.",
+                    minimum = "1", maximum = "2592000", examples = "300")
+            Integer timeoutSeconds) {
     }
 
     @Schema(description = "The jobs and batches a job waits for.")

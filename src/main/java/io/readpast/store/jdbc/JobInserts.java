@@ -118,7 +118,8 @@ final class JobInserts {
                 .str("group_key", job.groupKey())
                 .str("traceparent", job.traceparent())
                 .str("tracestate", job.tracestate())
-                .str("fairness_key", job.fairnessKey());
+                .str("fairness_key", job.fairnessKey())
+                .integer("timeout_seconds", job.timeoutSeconds());
     }
 
     /** The jobs as job_insert_many reads them: JSON text columns as strings, times as ISO-8601 UTC. */
@@ -150,6 +151,9 @@ final class JobInserts {
                 g.writeStringField("traceparent", j.traceparent());
                 g.writeStringField("tracestate", j.tracestate());
                 g.writeStringField("fairness_key", j.fairnessKey());
+                if (j.timeoutSeconds() != null) {
+                    g.writeNumberField("timeout_seconds", j.timeoutSeconds());
+                }
                 g.writeEndObject();
             }
             g.writeEndArray();

@@ -64,7 +64,9 @@ public final class RowReader {
                 str(rs, cols, "fairness_key"),
                 lng(rs, cols, "batch_id"),
                 cols.containsKey("has_dependents") && rs.getBoolean(cols.get("has_dependents")),
-                intOr(rs, cols, "deps_left", 0));
+                intOr(rs, cols, "deps_left", 0),
+                integer(rs, cols, "timeout_seconds"),
+                instant(rs, cols, "deadline_at"));
     }
 
     public io.readpast.store.BatchRow batch(ResultSet rs, Map<String, Integer> cols) throws SQLException {

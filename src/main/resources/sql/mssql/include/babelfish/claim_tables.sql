@@ -49,6 +49,8 @@ DECLARE @claimed TABLE (
     batch_id bigint NULL,
     has_dependents bit NOT NULL,
     deps_left int NOT NULL,
+    timeout_seconds int NULL,
+    deadline_at datetime2(6) NULL,
     -- which of the merged claims the row went to (include/claim_slices.sql)
     claimer int NULL
 );

@@ -13,14 +13,22 @@ SET
         @lease_seconds,
         ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = readpast_job.queue), @default_lease_seconds)
     ),
+    -- a job with timeoutSeconds: its lease never runs past its deadline
     lease_expires_at = DATEADD(
         SECOND,
-        ISNULL(
-            @lease_seconds,
-            ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = readpast_job.queue), @default_lease_seconds)
-        ),
+        CASE
+            WHEN timeout_seconds < ISNULL(
+                @lease_seconds,
+                ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = readpast_job.queue), @default_lease_seconds)
+            ) THEN timeout_seconds
+            ELSE ISNULL(
+                @lease_seconds,
+                ISNULL((SELECT e.lease_seconds FROM @eligible AS e WHERE e.name = readpast_job.queue), @default_lease_seconds)
+            )
+        END,
         SYSUTCDATETIME()
     ),
+    deadline_at = DATEADD(SECOND, timeout_seconds, SYSUTCDATETIME()),
     heartbeat_at = NULL,
     modified_by = COALESCE(@modified_by, modified_by),
     updated_at = SYSUTCDATETIME()
@@ -33,7 +41,8 @@ OUTPUT
     inserted.created_at, inserted.started_at, inserted.updated_at, inserted.errors,
     inserted.webhook_url, inserted.expires_at, inserted.group_key, inserted.group_seq,
     inserted.traceparent, inserted.tracestate, inserted.fairness_key,
-    inserted.batch_id, inserted.has_dependents, inserted.deps_left
+    inserted.batch_id, inserted.has_dependents, inserted.deps_left,
+    inserted.timeout_seconds, inserted.deadline_at
 INTO @claimed (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
@@ -43,7 +52,8 @@ INTO @claimed (
     created_at, started_at, updated_at, errors,
     webhook_url, expires_at, group_key, group_seq,
     traceparent, tracestate, fairness_key,
-    batch_id, has_dependents, deps_left
+    batch_id, has_dependents, deps_left,
+    timeout_seconds, deadline_at
 )
 WHERE id IN (
     -- the best @limit candidates over every eligible queue

@@ -82,6 +82,11 @@ public final class NewJob {
         return set("groupKey", key);
     }
 
+    /** The most it may run from its claim: no lease runs past that (whole seconds). */
+    public NewJob timeout(Duration limit) {
+        return set("timeoutSeconds", Math.round(limit.toMillis() / 1000.0));
+    }
+
     /** A tenant: fair queues serve their keys in turn. */
     public NewJob fairnessKey(String key) {
         return set("fairnessKey", key);

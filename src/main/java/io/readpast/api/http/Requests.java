@@ -102,7 +102,8 @@ public final class Requests {
                     + "worker that heartbeats forever still loses the job then. It then fails that attempt like an "
                     + "expired lease (error 'timed out after N s') and is retried or goes DEAD as its attempts allow. "
                     + "Heartbeats answer leaseExpiresAt no later than the deadline; once it has passed they answer "
-                    + "409, as for a lost lease. Absent: no limit.",
+                    + "409, as for a lost lease. Absent: no limit. Not kept by a requeue (the requeued job has "
+                    + "none); the SQL enqueue procedures do not take it.",
                     minimum = "1", maximum = "2592000", examples = "300")
             Integer timeoutSeconds) {
     }

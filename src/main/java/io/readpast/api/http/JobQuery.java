@@ -61,16 +61,12 @@ public final class JobQuery {
     }
 
     private static Long batchId(String raw) {
-        try {
-            long id = Long.parseLong(raw);
-            if (id > 0) {
-                return id;
-            }
-        } catch (NumberFormatException ignored) {
-            // fall through
+        Long id = Validate.positiveId(raw);
+        if (id == null) {
+            throw BrokerException.invalid("'batch' must be a batch id (a positive integer); got '"
+                    + Validate.printable(raw, 40) + "'.");
         }
-        throw BrokerException.invalid("'batch' must be a batch id (a positive integer); got '"
-                + Validate.printable(raw, 40) + "'.");
+        return id;
     }
 
     private static Instant time(String field, String raw) {

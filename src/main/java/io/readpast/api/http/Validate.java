@@ -263,16 +263,22 @@ public final class Validate {
     }
 
     public static long jobId(String raw) {
+        Long id = positiveId(raw);
+        if (id == null) {
+            throw new BrokerException(BrokerException.Kind.NOT_FOUND,
+                    "No job with id '" + printable(raw) + "': job ids are positive integers.");
+        }
+        return id;
+    }
+
+    /** An id as the API writes them (a positive integer), or null when {@code raw} is none. */
+    static Long positiveId(String raw) {
         try {
             long id = Long.parseLong(raw);
-            if (id > 0) {
-                return id;
-            }
-        } catch (NumberFormatException ignored) {
-            // fall through
+            return id > 0 ? id : null;
+        } catch (NumberFormatException e) {
+            return null;
         }
-        throw new BrokerException(BrokerException.Kind.NOT_FOUND,
-                "No job with id '" + printable(raw) + "': job ids are positive integers.");
     }
 
     public static String printable(String raw) {

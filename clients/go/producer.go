@@ -29,6 +29,16 @@ type EnqueueRequest struct {
 	Traceparent     string        // W3C trace context of the producer
 	Tracestate      string
 	Timeout         time.Duration // the most it may run from its claim (whole seconds): no lease runs past that
+	Retry           *Retry        // its own retry backoff, in place of its queue's
+}
+
+// Retry is a job's own backoff: BaseSeconds (with Factor, CapSeconds, Jitter), or DelaysSeconds.
+type Retry struct {
+	BaseSeconds   float64   `json:"baseSeconds,omitempty"`
+	Factor        float64   `json:"factor,omitempty"`
+	CapSeconds    float64   `json:"capSeconds,omitempty"`
+	Jitter        *bool     `json:"jitter,omitempty"`
+	DelaysSeconds []float64 `json:"delaysSeconds,omitempty"`
 }
 
 // DependsOn names the parents of a job: job ids and batch ids.
@@ -92,6 +102,9 @@ func (r EnqueueRequest) MarshalJSON() ([]byte, error) {
 	}
 	if r.Timeout > 0 {
 		m["timeoutSeconds"] = seconds(r.Timeout)
+	}
+	if r.Retry != nil {
+		m["retry"] = r.Retry
 	}
 	return json.Marshal(m)
 }

@@ -16,6 +16,7 @@ _FIELDS = {  # keyword argument -> POST /jobs field
     "expires_at": "expiresAt", "group_key": "groupKey", "fairness_key": "fairnessKey",
     "depends_on": "dependsOn", "on_parent_failure": "onParentFailure", "webhook_url": "webhookUrl",
     "traceparent": "traceparent", "tracestate": "tracestate", "timeout": "timeoutSeconds",
+    "retry": "retry",
 }
 
 
@@ -38,7 +39,8 @@ def job(queue: str, type: str, payload: Any = None, **options: Any) -> Dict[str,
     (aware datetime or ISO-8601 text), tags, max_attempts, idempotency_key, unique_for (seconds),
     expires_at, group_key, fairness_key, depends_on ({"jobs": [...], "batches": [...]}, or a list
     of job ids), on_parent_failure ("cancel" or "run"), webhook_url, traceparent, tracestate,
-    timeout (the most the job may run from its claim: seconds or timedelta)."""
+    timeout (the most the job may run from its claim: seconds or timedelta), retry (its own backoff:
+    {"baseSeconds", "factor", "capSeconds", "jitter"} or {"delaysSeconds": [...]})."""
     body: Dict[str, Any] = {"queue": queue, "type": type}
     if payload is not None:
         body["payload"] = payload

@@ -68,6 +68,8 @@ export interface NewJob {
   tracestate?: string;
   /** The most it may run from its claim, in seconds: no lease runs past that. */
   timeoutSeconds?: number;
+  /** Its own retry backoff, in place of its queue's: exponential, or the delays themselves. */
+  retry?: { baseSeconds: number; factor?: number; capSeconds?: number; jitter?: boolean } | { delaysSeconds: number[] };
 }
 
 export interface Enqueued {

@@ -166,6 +166,7 @@ func produce(c *readpast.Client) int {
 	e := must(c.Enqueue(ctx, readpast.EnqueueRequest{Queue: queue, Type: "full", Payload: map[string]int{"n": 1},
 		Priority: 7, Tags: []string{"a", "b"}, MaxAttempts: 4, Delay: time.Hour, FairnessKey: "tenant-1",
 		GroupKey: "g-1", ExpiresAt: now.Add(2 * time.Hour), Timeout: 5 * time.Minute,
+		Retry:       &readpast.Retry{DelaysSeconds: []float64{30}},
 		Traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}))
 	out("single", e.Job.ID, e.Created)
 	e = must(c.Enqueue(ctx, readpast.EnqueueRequest{Queue: queue, Type: "at", RunAt: now.Add(time.Hour)}))

@@ -136,7 +136,7 @@ public class Agent {
         Instant now = Instant.now();
         Producer.Enqueued e = p.enqueue(NewJob.of(QUEUE, "full").payload(Map.of("n", 1)).priority(7).tags("a", "b")
                 .maxAttempts(4).delay(Duration.ofHours(1)).fairnessKey("tenant-1").groupKey("g-1")
-                .timeout(Duration.ofMinutes(5)).expiresAt(now.plus(Duration.ofHours(2))).traceparent("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"));
+                .timeout(Duration.ofMinutes(5)).retryDelays(Duration.ofSeconds(30)).expiresAt(now.plus(Duration.ofHours(2))).traceparent("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"));
         out("single", e.id(), e.created());
         out("runat", p.enqueue(NewJob.of(QUEUE, "at").runAt(now.plus(Duration.ofHours(1)))).id());
         NewJob idem = NewJob.of(QUEUE, "idem").payload(Map.of("k", 1)).idempotencyKey(QUEUE + "-key").delay(Duration.ofHours(1));

@@ -113,7 +113,7 @@ def produce():
     now = datetime.datetime.now(datetime.timezone.utc)
     e = p.enqueue(QUEUE, "full", {"n": 1}, priority=7, tags=["a", "b"], max_attempts=4, delay=3600,
                   fairness_key="tenant-1", group_key="g-1", expires_at=now + datetime.timedelta(hours=2),
-                  timeout=datetime.timedelta(minutes=5),
+                  timeout=datetime.timedelta(minutes=5), retry={"delaysSeconds": [30]},
                   traceparent="00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
     out("single", e.id, str(e.created).lower())
     e = p.enqueue(QUEUE, "at", None, run_at=now + datetime.timedelta(hours=1))

@@ -73,7 +73,7 @@ async function produce(): Promise<number> {
   const now = Date.now();
   let e = await p.enqueue({ queue: QUEUE, type: 'full', payload: { n: 1 }, priority: 7, tags: ['a', 'b'], maxAttempts: 4,
     delaySeconds: 3600, fairnessKey: 'tenant-1', groupKey: 'g-1', expiresAt: new Date(now + 7200_000),
-    timeoutSeconds: 300, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
+    timeoutSeconds: 300, retry: { delaysSeconds: [30] }, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
   out('single', e.job.id, e.created);
   e = await p.enqueue({ queue: QUEUE, type: 'at', runAt: new Date(now + 3600_000) });
   out('runat', e.job.id);

@@ -13,7 +13,8 @@ SELECT
     CAST(NULL AS nvarchar(max)) AS result, j.created_by, j.modified_by, j.created_at,
     j.started_at, j.updated_at, CAST(NULL AS datetime2(6)) AS finished_at,
     q.backoff_base_ms, q.backoff_cap_ms, j.webhook_url, j.expires_at, j.group_key, j.traceparent, j.tracestate, j.fairness_key,
-    j.batch_id, j.has_dependents, j.deps_left, j.timeout_seconds, j.deadline_at
+    j.batch_id, j.has_dependents, j.deps_left, j.timeout_seconds, j.deadline_at,
+    j.retry_policy
 FROM readpast_job AS j
 LEFT JOIN readpast_queue AS q ON j.queue = q.name
 WHERE j.id = @id
@@ -23,7 +24,8 @@ SELECT
     due_at, worker_id, lease_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
     last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
     CAST(NULL AS bigint), CAST(NULL AS bigint), webhook_url, CAST(NULL AS datetime2(6)), group_key, traceparent, tracestate, fairness_key,
-    batch_id, has_dependents, 0, CAST(NULL AS int), CAST(NULL AS datetime2(6))
+    batch_id, has_dependents, 0, CAST(NULL AS int), CAST(NULL AS datetime2(6)),
+    CAST(NULL AS nvarchar(max))
 FROM readpast_job_archive
 WHERE id = @id
 UNION ALL
@@ -32,6 +34,7 @@ SELECT
     due_at, worker_id, lease_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
     last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
     CAST(NULL AS bigint), CAST(NULL AS bigint), webhook_url, CAST(NULL AS datetime2(6)), group_key, traceparent, tracestate, fairness_key,
-    batch_id, has_dependents, 0, CAST(NULL AS int), CAST(NULL AS datetime2(6))
+    batch_id, has_dependents, 0, CAST(NULL AS int), CAST(NULL AS datetime2(6)),
+    CAST(NULL AS nvarchar(max))
 FROM readpast_job_dead
 WHERE id = @id;

@@ -45,7 +45,7 @@ END;
 INSERT INTO readpast_job (
     queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
     created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate, fairness_key,
-    timeout_seconds
+    timeout_seconds, retry_policy
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -71,7 +71,9 @@ SELECT
     -- the job's fairness key (fair queues serve keys in turn; null: none)
     COALESCE(@fairness_key, CASE WHEN q.fair = 1 THEN N'' END),
     -- the most it may run, from its claim on (null: no limit)
-    @timeout_seconds
+    @timeout_seconds,
+    -- its own retry backoff, JSON text (null: the queue's)
+    @retry_policy
 FROM (SELECT 1 AS one) AS o
 LEFT JOIN readpast_queue AS q ON q.name = @queue
 WHERE @idempotency_key IS NULL

@@ -3,7 +3,7 @@
 -- "idempotency_key", "priority", "max_attempts" (null: the queue's, else
 -- "default_max_attempts"), "run_at" (ISO-8601 UTC, e.g. 2030-01-01T12:00:00.123456Z, or
 -- null), "delay_ms", "created_by", "webhook_url" (or null), "expires_at" (as run_at, or null),
--- "traceparent" and "tracestate" (the W3C trace context the broker checked, or null), "fairness_key", "timeout_seconds" (or null)}.
+-- "traceparent" and "tracestate" (the W3C trace context the broker checked, or null), "fairness_key", "timeout_seconds", "retry_policy" (JSON text) (or null)}.
 -- Returns the inserted rows, each with "ord", its position
 -- in @jobs (from 1), in item order.
 -- The items are parsed into a table variable (keys and queue names in the columns' binary
@@ -42,6 +42,7 @@ DECLARE @item TABLE (
     tracestate varchar(512) NULL,
     fairness_key nvarchar(200) NULL,
     timeout_seconds int NULL,
+    retry_policy nvarchar(max) NULL,
     due_at datetime2(6) NULL
 );
 DECLARE @missing TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY);
@@ -50,7 +51,7 @@ DECLARE @new_job TABLE (id bigint NOT NULL PRIMARY KEY);
 INSERT INTO @item (
     ord, queue, type, payload, tags, idempotency_key, priority, max_attempts,
     default_max_attempts, run_at, delay_ms, created_by, webhook_url, expires_at, traceparent, tracestate, fairness_key,
-    timeout_seconds
+    timeout_seconds, retry_policy
 )
 SELECT
     CAST(o.[key] AS int) + 1,
@@ -70,7 +71,8 @@ SELECT
     CAST(f.traceparent AS varchar(55)),
     CAST(f.tracestate AS varchar(512)),
     f.fairness_key,
-    CAST(f.timeout_seconds AS int)
+    CAST(f.timeout_seconds AS int),
+    f.retry_policy
 FROM OPENJSON(@jobs) AS o
 CROSS APPLY (
     SELECT
@@ -90,7 +92,8 @@ CROSS APPLY (
         MAX(CASE WHEN p.[key] = N'traceparent' THEN p.value END) AS traceparent,
         MAX(CASE WHEN p.[key] = N'tracestate' THEN p.value END) AS tracestate,
         MAX(CASE WHEN p.[key] = N'fairness_key' THEN p.value END) AS fairness_key,
-        MAX(CASE WHEN p.[key] = N'timeout_seconds' THEN p.value END) AS timeout_seconds
+        MAX(CASE WHEN p.[key] = N'timeout_seconds' THEN p.value END) AS timeout_seconds,
+        MAX(CASE WHEN p.[key] = N'retry_policy' THEN p.value END) AS retry_policy
     FROM OPENJSON(o.value) AS p
 ) AS f;
 
@@ -134,7 +137,8 @@ END;
 
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
-    created_by, modified_by, webhook_url, expires_at, traceparent, tracestate, fairness_key, timeout_seconds
+    created_by, modified_by, webhook_url, expires_at, traceparent, tracestate, fairness_key, timeout_seconds,
+    retry_policy
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -155,7 +159,8 @@ SELECT
     i.traceparent,
     i.tracestate,
     COALESCE(i.fairness_key, CASE WHEN q.fair = 1 THEN N'' END),
-    i.timeout_seconds
+    i.timeout_seconds,
+    i.retry_policy
 FROM @item AS i
 LEFT JOIN readpast_queue AS q ON q.name = i.queue
 WHERE i.idempotency_key IS NULL

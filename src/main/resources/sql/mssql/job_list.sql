@@ -22,7 +22,7 @@ FROM (
         CAST(NULL AS nvarchar(max)) AS result, j.created_by, j.modified_by, j.created_at,
         j.started_at, j.updated_at, CAST(NULL AS datetime2(6)) AS finished_at, j.webhook_url,
         j.expires_at, j.group_key, j.traceparent, j.tracestate, j.fairness_key, j.batch_id,
-        j.timeout_seconds, j.deadline_at
+        j.timeout_seconds, j.deadline_at, j.retry_policy
     FROM readpast_job AS j
     UNION ALL
     SELECT
@@ -34,7 +34,7 @@ FROM (
         a.modified_by, a.created_at, a.started_at, a.updated_at, a.finished_at, a.webhook_url,
         CAST(NULL AS datetime2(6)) AS expires_at, a.group_key, a.traceparent, a.tracestate,
         a.fairness_key, a.batch_id, CAST(NULL AS int) AS timeout_seconds,
-        CAST(NULL AS datetime2(6)) AS deadline_at
+        CAST(NULL AS datetime2(6)) AS deadline_at, CAST(NULL AS nvarchar(max)) AS retry_policy
     FROM readpast_job_archive AS a
     UNION ALL
     SELECT
@@ -46,7 +46,7 @@ FROM (
         d.modified_by, d.created_at, d.started_at, d.updated_at, d.finished_at, d.webhook_url,
         CAST(NULL AS datetime2(6)) AS expires_at, d.group_key, d.traceparent, d.tracestate,
         d.fairness_key, d.batch_id, CAST(NULL AS int) AS timeout_seconds,
-        CAST(NULL AS datetime2(6)) AS deadline_at
+        CAST(NULL AS datetime2(6)) AS deadline_at, CAST(NULL AS nvarchar(max)) AS retry_policy
     FROM readpast_job_dead AS d
 ) AS u
 WHERE (@after IS NULL OR u.id < @after)

@@ -39,7 +39,8 @@ OUTER APPLY (
         q.backoff_cap_ms,
         j.lease_expires_at,
         j.timeout_seconds,
-        j.deadline_at
+        j.deadline_at,
+        j.retry_policy
     FROM readpast_job AS j WITH (
         READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (ix_readpast_job_lease_expiry), FORCESEEK
     )

@@ -5,7 +5,7 @@ SELECT j.id, j.queue, j.type, j.payload, j.tags, j.idempotency_key, j.priority, 
        j.created_by, j.modified_by, j.created_at, j.started_at, j.updated_at,
        CAST(NULL AS timestamptz) AS finished_at, q.backoff_base_ms, q.backoff_cap_ms, j.webhook_url,
        j.expires_at, j.group_key, j.traceparent, j.tracestate, j.fairness_key, j.batch_id, j.has_dependents, j.deps_left,
-       j.timeout_seconds, j.deadline_at
+       j.timeout_seconds, j.deadline_at, j.retry_policy
 FROM readpast_job AS j
 LEFT JOIN readpast_queue AS q ON q.name = j.queue
 WHERE j.id = :id
@@ -14,12 +14,12 @@ SELECT id, queue, type, payload, tags, idempotency_key, priority, status, attemp
        due_at, worker_id, lease_id, NULL, NULL, NULL, progress, false,
        last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
        NULL, NULL, webhook_url, CAST(NULL AS timestamptz), group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents, 0,
-       CAST(NULL AS integer), CAST(NULL AS timestamptz)
+       CAST(NULL AS integer), CAST(NULL AS timestamptz), CAST(NULL AS text)
 FROM readpast_job_archive WHERE id = :id
 UNION ALL
 SELECT id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
        due_at, worker_id, lease_id, NULL, NULL, NULL, progress, false,
        last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
        NULL, NULL, webhook_url, CAST(NULL AS timestamptz), group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents, 0,
-       CAST(NULL AS integer), CAST(NULL AS timestamptz)
+       CAST(NULL AS integer), CAST(NULL AS timestamptz), CAST(NULL AS text)
 FROM readpast_job_dead WHERE id = :id

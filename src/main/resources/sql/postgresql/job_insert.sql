@@ -11,7 +11,7 @@ WITH new_queue AS (
 INSERT INTO readpast_job (
     queue, type, payload, tags, idempotency_key, priority, max_attempts, due_at, status,
     created_by, modified_by, webhook_url, expires_at, group_key, group_seq, traceparent, tracestate, fairness_key,
-    timeout_seconds
+    timeout_seconds, retry_policy
 )
 SELECT
     :queue, :type, :payload, :tags, :idempotency_key, :priority,
@@ -27,7 +27,9 @@ SELECT
     -- the job's fairness key (fair queues serve keys in turn; null: none)
     COALESCE(CAST(:fairness_key AS varchar(200)), CASE WHEN q.fair THEN '' END),
     -- the most it may run, from its claim on (null: no limit)
-    CAST(:timeout_seconds AS integer)
+    CAST(:timeout_seconds AS integer),
+    -- its own retry backoff, JSON text (null: the queue's)
+    CAST(:retry_policy AS text)
 FROM (SELECT COALESCE(CAST(:run_at AS timestamptz),
                      now() + CAST(:delay_ms AS bigint) * interval '1 millisecond') AS due_at) AS d
 LEFT JOIN readpast_queue AS q ON q.name = :queue

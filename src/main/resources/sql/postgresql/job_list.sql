@@ -13,7 +13,8 @@ SELECT u.* FROM (
            j.progress, j.cancel_requested, j.last_error, CAST(NULL AS text) AS result,
            j.created_by, j.modified_by, j.created_at, j.started_at, j.updated_at,
            CAST(NULL AS timestamptz) AS finished_at, j.webhook_url, j.expires_at, j.group_key,
-           j.traceparent, j.tracestate, j.fairness_key, j.batch_id, j.timeout_seconds, j.deadline_at
+           j.traceparent, j.tracestate, j.fairness_key, j.batch_id, j.timeout_seconds, j.deadline_at,
+           j.retry_policy
     FROM readpast_job AS j
     UNION ALL
     SELECT a.id, a.queue, a.type, a.payload, a.tags, a.idempotency_key, a.priority, a.status,
@@ -21,7 +22,8 @@ SELECT u.* FROM (
            CAST(NULL AS timestamptz), a.progress, false, a.last_error, a.result, a.created_by,
            a.modified_by, a.created_at, a.started_at, a.updated_at, a.finished_at, a.webhook_url,
            CAST(NULL AS timestamptz), a.group_key, a.traceparent, a.tracestate, a.fairness_key,
-           a.batch_id, CAST(NULL AS integer), CAST(NULL AS timestamptz)
+           a.batch_id, CAST(NULL AS integer), CAST(NULL AS timestamptz),
+           CAST(NULL AS text)
     FROM readpast_job_archive AS a
     UNION ALL
     SELECT d.id, d.queue, d.type, d.payload, d.tags, d.idempotency_key, d.priority, d.status,
@@ -29,7 +31,8 @@ SELECT u.* FROM (
            CAST(NULL AS timestamptz), d.progress, false, d.last_error, d.result, d.created_by,
            d.modified_by, d.created_at, d.started_at, d.updated_at, d.finished_at, d.webhook_url,
            CAST(NULL AS timestamptz), d.group_key, d.traceparent, d.tracestate, d.fairness_key,
-           d.batch_id, CAST(NULL AS integer), CAST(NULL AS timestamptz)
+           d.batch_id, CAST(NULL AS integer), CAST(NULL AS timestamptz),
+           CAST(NULL AS text)
     FROM readpast_job_dead AS d
 ) AS u
 WHERE (CAST(:after AS bigint) IS NULL OR u.id < CAST(:after AS bigint))

@@ -10,7 +10,8 @@ FROM (
 ) AS h
 LEFT JOIN LATERAL (
     SELECT j.id, j.lease_id, j.attempt, j.max_attempts, j.queue, j.worker_id, j.cancel_requested,
-           q.backoff_base_ms, q.backoff_cap_ms, j.lease_expires_at, j.timeout_seconds, j.deadline_at
+           q.backoff_base_ms, q.backoff_cap_ms, j.lease_expires_at, j.timeout_seconds, j.deadline_at,
+           j.retry_policy
     FROM readpast_job AS j
     LEFT JOIN readpast_queue AS q ON q.name = j.queue
     WHERE j.status IN (1, 2)

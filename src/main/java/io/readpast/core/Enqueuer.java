@@ -94,13 +94,22 @@ public class Enqueuer {
      * {@code groupKey} its ordered group in the queue (null: none); {@code trace} the W3C trace
      * context the enqueue carried (null: none); {@code fairnessKey} the key a fair queue serves in
      * turn with the others (null: none); {@code timeoutSeconds} the most it may run, from its claim
-     * on (null: no limit).
+     * on (null: no limit); {@code retryPolicy} its own retry backoff, JSON text (null: its queue's).
      */
     public record NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
                                 int priority, Integer maxAttempts, Instant runAt, long delayMs,
                                 String createdBy, String webhookUrl, Instant expiresAt,
                                 Long uniqueForSeconds, String groupKey, TraceContext trace, String fairnessKey,
-                                Integer timeoutSeconds) {
+                                Integer timeoutSeconds, String retryPolicy) {
+
+        /** A request with its queue's retry backoff. */
+        public NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
+                             int priority, Integer maxAttempts, Instant runAt, long delayMs, String createdBy,
+                             String webhookUrl, Instant expiresAt, Long uniqueForSeconds, String groupKey,
+                             TraceContext trace, String fairnessKey, Integer timeoutSeconds) {
+            this(queue, type, payload, tags, idempotencyKey, priority, maxAttempts, runAt, delayMs, createdBy,
+                    webhookUrl, expiresAt, uniqueForSeconds, groupKey, trace, fairnessKey, timeoutSeconds, null);
+        }
 
         /** A request with no time limit. */
         public NewJobRequest(String queue, String type, String payload, String tags, String idempotencyKey,
@@ -108,7 +117,7 @@ public class Enqueuer {
                              String webhookUrl, Instant expiresAt, Long uniqueForSeconds, String groupKey,
                              TraceContext trace, String fairnessKey) {
             this(queue, type, payload, tags, idempotencyKey, priority, maxAttempts, runAt, delayMs, createdBy,
-                    webhookUrl, expiresAt, uniqueForSeconds, groupKey, trace, fairnessKey, null);
+                    webhookUrl, expiresAt, uniqueForSeconds, groupKey, trace, fairnessKey, null, null);
         }
 
         /** A request with no fairness key. */
@@ -267,7 +276,7 @@ public class Enqueuer {
                 r.expiresAt(), r.uniqueForSeconds() == null ? null : uniqueKey(r),
                 r.uniqueForSeconds() == null ? 0 : r.uniqueForSeconds() * 1000, r.groupKey(),
                 r.trace() == null ? null : r.trace().traceparent(), r.trace() == null ? null : r.trace().tracestate(),
-                r.fairnessKey(), r.timeoutSeconds());
+                r.fairnessKey(), r.timeoutSeconds(), r.retryPolicy());
     }
 
     private static final ObjectMapper CANONICAL = new ObjectMapper()

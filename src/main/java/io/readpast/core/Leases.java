@@ -371,7 +371,7 @@ public class Leases {
     /**
      * The one way out of a lease that did not succeed (failure report or expiry): CANCELLED
      * when a cancel was requested, DEAD when attempts are used up or the error is fatal, else
-     * back to PENDING after the queue's (or the broker's) backoff.
+     * back to PENDING after the job's own backoff, else its queue's (or the broker's).
      */
     private Optional<JobRow> settleFailure(JobRow job, String error, boolean retryable, Duration retryAfter,
                                            boolean expiredOnly, String by) {
@@ -389,7 +389,10 @@ public class Leases {
                 ? Duration.ofMillis(job.queueBackoffBaseMs()) : config.defaults().backoffBase();
         Duration cap = job.queueBackoffCapMs() != null
                 ? Duration.ofMillis(job.queueBackoffCapMs()) : config.defaults().backoffCap();
-        long delayMs = retryAfter != null ? retryAfter.toMillis() : RetryPolicy.delayMs(job.attempt(), base, cap);
+        // the failure's retryAfter, else the job's own backoff, else its queue's (or the broker's)
+        long delayMs = retryAfter != null ? retryAfter.toMillis()
+                : job.retryPolicy() != null ? RetryPolicy.delayMs(job.attempt(), job.retryPolicy())
+                : RetryPolicy.delayMs(job.attempt(), base, cap);
         Optional<JobRow> retried = store.jobRetry(end, delayMs);
         // a cancel may have been requested since the job was read
         return retried.isPresent() ? retried : store.jobCancelLeased(end);

@@ -11,7 +11,8 @@ import java.time.Instant;
  * its ordered group (null: none); {@code batchId} its batch (null: none); {@code hasDependents}
  * whether jobs wait on it; {@code depsLeft} its parents not settled yet (WAITING while above 0);
  * {@code timeoutSeconds} the most it may run from a claim and {@code deadlineAt} the current
- * lease's end by that limit (hot rows only; null: no limit).
+ * lease's end by that limit (hot rows only; null: no limit); {@code retryPolicy} its own retry
+ * backoff, JSON text (hot rows only; null: its queue's).
  */
 public record JobRow(
         long id,
@@ -53,7 +54,8 @@ public record JobRow(
         boolean hasDependents,
         int depsLeft,
         Integer timeoutSeconds,
-        Instant deadlineAt) {
+        Instant deadlineAt,
+        String retryPolicy) {
 
     /** In a batch, or some job waits on it: its move settles them in the same transaction. */
     public boolean linked() {

@@ -10,7 +10,8 @@ import java.time.Instant;
  * the same {@code groupKey} in a queue run one at a time, in enqueue order. {@code traceparent}
  * and {@code tracestate} are the W3C trace context the enqueue carried (null: none);
  * {@code fairnessKey} the key a fair queue serves in turn with the others (null: none);
- * {@code timeoutSeconds} the most it may run, from its claim on (null: no limit).
+ * {@code timeoutSeconds} the most it may run, from its claim on (null: no limit);
+ * {@code retryPolicy} its own retry backoff as JSON text (null: its queue's).
  */
 public record NewJob(
         String queue,
@@ -32,7 +33,18 @@ public record NewJob(
         String traceparent,
         String tracestate,
         String fairnessKey,
-        Integer timeoutSeconds) {
+        Integer timeoutSeconds,
+        String retryPolicy) {
+
+    /** A job with its queue's retry backoff. */
+    public NewJob(String queue, String type, String payload, String tags, String idempotencyKey, int priority,
+                  Integer maxAttempts, int defaultMaxAttempts, Instant runAt, long delayMs, String createdBy,
+                  String webhookUrl, Instant expiresAt, String uniqueKey, long uniqueForMs, String groupKey,
+                  String traceparent, String tracestate, String fairnessKey, Integer timeoutSeconds) {
+        this(queue, type, payload, tags, idempotencyKey, priority, maxAttempts, defaultMaxAttempts, runAt, delayMs,
+                createdBy, webhookUrl, expiresAt, uniqueKey, uniqueForMs, groupKey, traceparent, tracestate,
+                fairnessKey, timeoutSeconds, null);
+    }
 
     /** A job with no time limit. */
     public NewJob(String queue, String type, String payload, String tags, String idempotencyKey, int priority,

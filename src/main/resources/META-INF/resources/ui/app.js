@@ -877,6 +877,18 @@
     priority.focus();
   }
 
+  /** A job's own retry backoff in words; "the queue's" when it has none. */
+  function retryText(r) {
+    if (!r) {
+      return 'the queue\'s';
+    }
+    if (r.delaysSeconds) {
+      return r.delaysSeconds.map((s) => duration(s)).join(', ') + (r.delaysSeconds.length > 1 ? ' (last repeats)' : ', each time');
+    }
+    return duration(r.baseSeconds) + ' × ' + r.factor + ' per attempt, up to ' + duration(r.capSeconds)
+        + (r.jitter ? ', jittered' : '');
+  }
+
   async function deleteJob(id, after) {
     if (await confirmAction('Delete job ' + id + ' for good?', 'Delete', true)) {
       await act('Job ' + id + ' deleted', () => api('DELETE', '/jobs/' + id), after);
@@ -941,6 +953,7 @@
                 field('Lease expires', when(j.leaseExpiresAt)),
                 field('Time limit', j.timeoutSeconds ? duration(j.timeoutSeconds)
                     + (j.deadlineAt ? ' · until ' + when(j.deadlineAt) : '') : 'none', 'time-limit'),
+                field('Retry backoff', retryText(j.retry), 'retry'),
                 field('Last heartbeat', when(j.heartbeatAt)),
                 field('Cancel requested', j.cancelRequested ? 'yes' : 'no'))),
             h('div', { class: 'card' }, h('h3', null, 'Progress'),

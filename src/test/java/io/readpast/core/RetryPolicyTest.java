@@ -3,6 +3,7 @@ package io.readpast.core;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,5 +53,23 @@ class RetryPolicyTest {
         assertEquals(0, RetryPolicy.delayMs(3, Duration.ZERO, CAP));
         assertEquals(0, RetryPolicy.delayMs(3, BASE, Duration.ZERO));
         assertEquals(0, RetryPolicy.delayMs(0, Duration.ZERO, Duration.ZERO));
+    }
+
+    @Test
+    void aJobsOwnPolicyGivesItsDelaysOrItsCurve() {
+        String list = "{\"delaysSeconds\": [10, 60.5, 300]}";
+        assertEquals(10_000, RetryPolicy.delayMs(1, list));
+        assertEquals(60_500, RetryPolicy.delayMs(2, list));
+        assertEquals(300_000, RetryPolicy.delayMs(3, list));
+        assertEquals(300_000, RetryPolicy.delayMs(9, list), "the last repeats");
+        String curve = "{\"baseSeconds\": 2, \"factor\": 3, \"capSeconds\": 100, \"jitter\": false}";
+        assertEquals(List.of(2_000L, 6_000L, 18_000L, 54_000L, 100_000L, 100_000L),
+                java.util.stream.IntStream.rangeClosed(1, 6).mapToObj(a -> RetryPolicy.delayMs(a, curve)).toList());
+        assertEquals(100_000, RetryPolicy.delayMs(Integer.MAX_VALUE, curve), "no overflow far out");
+        String jittered = "{\"baseSeconds\": 8, \"factor\": 2, \"capSeconds\": 3600, \"jitter\": true}";
+        for (int i = 0; i < 200; i++) {
+            long d = RetryPolicy.delayMs(2, jittered);
+            assertTrue(d >= 8_000 && d <= 16_000, d + " ms outside [8 s, 16 s]");
+        }
     }
 }

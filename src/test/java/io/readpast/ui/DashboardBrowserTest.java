@@ -457,11 +457,15 @@ class DashboardBrowserTest {
     @Test
     void anAdminEditsAScheduledJobAndRunsItNow() throws IOException {
         String id = api(ADMIN).body(Map.of("queue", "ui-edit", "type", "later", "payload", Map.of("n", 1),
-                "delaySeconds", 3600)).post("/jobs").then().statusCode(201).extract().path("id");
+                "delaySeconds", 3600, "timeoutSeconds", 300, "retry", Map.of("delaysSeconds", List.of(10, 60))))
+                .post("/jobs").then().statusCode(201).extract().path("id");
         login(ADMIN);
         driver.get(base() + "#/jobs/" + id);
         record();
         waitText(By.cssSelector("[data-test='job-status']"), "PENDING");
+        // its own limits, as enqueued
+        waitText(By.cssSelector("[data-test='time-limit']"), "5 min");
+        waitText(By.cssSelector("[data-test='retry']"), "10 s, 60 s (last repeats)");
         waitVisible(By.cssSelector("[data-test='edit']")).click();
         waitVisible(By.cssSelector("[data-test='edit-priority']"));
         // the dialog fits a laptop and a phone: nothing wider than the window, Save in view

@@ -134,9 +134,64 @@ public class JobBodies {
                 JobOptions.uniqueFor(b.uniqueFor()), Validate.text("groupKey", b.groupKey(), Validate.NAME_MAX, false),
                 b.traceparent() != null ? io.readpast.core.TraceContext.parse(b.traceparent(), b.tracestate()) : headers,
                 Validate.keyText("fairnessKey", b.fairnessKey()),
-                Validate.optionalRange("timeoutSeconds", b.timeoutSeconds(), 1, TIMEOUT_MAX_SECONDS));
+                Validate.optionalRange("timeoutSeconds", b.timeoutSeconds(), 1, TIMEOUT_MAX_SECONDS),
+                retryPolicy(b.retry()));
     }
 
+
+    /**
+     * A job's own retry backoff as the JSON text the failure path reads (RetryPolicy): the
+     * request's fields checked, defaults filled in; null when absent.
+     */
+    static String retryPolicy(Requests.Retry r) {
+        if (r == null) {
+            return null;
+        }
+        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+        if (r.delaysSeconds() != null) {
+            if (r.baseSeconds() != null || r.factor() != null || r.capSeconds() != null || r.jitter() != null) {
+                throw BrokerException.invalid("'retry' takes either 'delaysSeconds' or 'baseSeconds' (with 'factor', "
+                        + "'capSeconds', 'jitter'), not both.");
+            }
+            if (r.delaysSeconds().isEmpty() || r.delaysSeconds().size() > 100) {
+                throw BrokerException.invalid("'retry.delaysSeconds' takes 1 to 100 delays.");
+            }
+            List<Number> delays = new ArrayList<>();
+            for (Double d : r.delaysSeconds()) {
+                delays.add(number(seconds("retry.delaysSeconds", d, 0, TIMEOUT_MAX_SECONDS)));
+            }
+            out.put("delaysSeconds", delays);
+            return Json.write(out);
+        }
+        if (r.baseSeconds() == null) {
+            throw BrokerException.invalid("'retry' needs 'baseSeconds' (exponential) or 'delaysSeconds' (a list).");
+        }
+        double base = seconds("retry.baseSeconds", r.baseSeconds(), 0, 86_400);
+        double factor = r.factor() == null ? 2 : seconds("retry.factor", r.factor(), 1, 10);
+        double cap = r.capSeconds() == null ? Math.max(base, 3600) : seconds("retry.capSeconds", r.capSeconds(), 0,
+                TIMEOUT_MAX_SECONDS);
+        if (cap < base) {
+            throw BrokerException.invalid("'retry.capSeconds' must be at least 'retry.baseSeconds'.");
+        }
+        out.put("baseSeconds", number(base));
+        out.put("factor", number(factor));
+        out.put("capSeconds", number(cap));
+        out.put("jitter", r.jitter() == null || r.jitter());
+        return Json.write(out);
+    }
+
+    /** A whole number as an integer (5, not 5.0), else as given. */
+    private static Number number(double d) {
+        return d == Math.rint(d) ? (Number) (long) d : (Number) d;
+    }
+
+    private static double seconds(String field, Double value, double min, double max) {
+        if (value == null || value.isNaN() || value < min || value > max) {
+            throw BrokerException.invalid("'" + field + "' must be a number from " + (long) min + " to " + (long) max
+                    + ".");
+        }
+        return value;
+    }
 
     /** A request's {@code runAt}: an ISO-8601 date-time with offset both engines can store; null when absent. */
     public static Instant runAt(String raw) {

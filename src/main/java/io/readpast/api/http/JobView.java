@@ -24,7 +24,7 @@ import java.util.List;
         "runAt", "createdAt", "updatedAt", "startedAt", "finishedAt", "workerId", "leaseId", "leaseExpiresAt",
         "heartbeatAt", "progress", "cancelRequested", "lastError", "errors", "result", "idempotencyKey", "createdBy",
         "modifiedBy", "webhookUrl", "expiresAt", "groupKey", "traceparent", "tracestate", "fairnessKey", "batchId", "parentsLeft",
-        "timeoutSeconds", "deadlineAt"})
+        "timeoutSeconds", "deadlineAt", "retry"})
 @Schema(description = "A job, wherever it lives: PENDING, WAITING, LEASED and PROCESSING jobs in the hot table, SUCCEEDED "
         + "and CANCELLED in the archive, DEAD in the dead letters. Times are ISO-8601 UTC on the database clock.")
 public record JobView(
@@ -133,7 +133,10 @@ public record JobView(
         @Schema(nullable = true, description = "While LEASED or PROCESSING with a timeoutSeconds: when the current "
                 + "attempt's time is up (claim + timeoutSeconds, database clock); no lease runs past it. Null "
                 + "otherwise.")
-        Instant deadlineAt) {
+        Instant deadlineAt,
+        @Schema(nullable = true, implementation = Requests.Retry.class, description = "The job's own retry "
+                + "backoff, as enqueued (defaults filled in); null: its queue's.")
+        @JsonRawValue String retry) {
 
     @Schema(description = "The error one failed attempt ended with.")
     public record AttemptError(
@@ -172,7 +175,7 @@ public record JobView(
                 r.idempotencyKey(), r.createdBy(), r.modifiedBy(), r.webhookUrl(), r.expiresAt(), r.groupKey(),
                 r.traceparent(), r.tracestate(), r.fairnessKey(), r.batchId() == null ? null : Long.toString(r.batchId()),
                 r.depsLeft() > 0 ? r.depsLeft() : null, r.timeoutSeconds(),
-                r.status() == 1 || r.status() == 2 ? r.deadlineAt() : null);
+                r.status() == 1 || r.status() == 2 ? r.deadlineAt() : null, r.retryPolicy());
     }
 
     /** The stored JSON array of {"attempt", "at", "workerId", "error"}, as records. */

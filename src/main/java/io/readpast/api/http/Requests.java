@@ -105,7 +105,31 @@ public final class Requests {
                     + "409, as for a lost lease. Absent: no limit. Not kept by a requeue (the requeued job has "
                     + "none); the SQL enqueue procedures do not take it.",
                     minimum = "1", maximum = "2592000", examples = "300")
-            Integer timeoutSeconds) {
+            Integer timeoutSeconds,
+            @Schema(implementation = Retry.class, description = "The job's own retry backoff, in place of its "
+                    + "queue's (and the broker's): exponential, or an explicit list of delays. A failure's "
+                    + "retryAfterSeconds still wins. Absent: the queue's.")
+            Retry retry) {
+    }
+
+    @Schema(description = "A retry backoff: either baseSeconds (with factor, capSeconds and jitter), or delaysSeconds.")
+    public record Retry(
+            @Schema(description = "The delay after the first failed attempt, 0-86400 seconds; each next one is "
+                    + "factor times longer, up to capSeconds.", minimum = "0", maximum = "86400", examples = "5")
+            Double baseSeconds,
+            @Schema(description = "Growth per attempt, 1-10.", minimum = "1", maximum = "10", defaultValue = "2",
+                    examples = "3")
+            Double factor,
+            @Schema(description = "The longest delay, baseSeconds to 2592000 seconds.", minimum = "0",
+                    maximum = "2592000", defaultValue = "3600", examples = "600")
+            Double capSeconds,
+            @Schema(description = "Equal jitter: each delay is drawn from its second half (d/2 to d), so that jobs "
+                    + "that failed together do not retry together.", defaultValue = "true", examples = "true")
+            Boolean jitter,
+            @Schema(description = "Or the delays themselves, in seconds (1-100 of them, each 0-2592000): the n-th "
+                    + "retry waits the n-th; later ones the last. Exactly these, no jitter.",
+                    maxItems = 100, examples = "[10, 60, 300]")
+            List<Double> delaysSeconds) {
     }
 
     @Schema(description = "The jobs and batches a job waits for.")

@@ -119,7 +119,8 @@ final class JobInserts {
                 .str("traceparent", job.traceparent())
                 .str("tracestate", job.tracestate())
                 .str("fairness_key", job.fairnessKey())
-                .integer("timeout_seconds", job.timeoutSeconds());
+                .integer("timeout_seconds", job.timeoutSeconds())
+                .str("retry_policy", job.retryPolicy());
     }
 
     /** The jobs as job_insert_many reads them: JSON text columns as strings, times as ISO-8601 UTC. */
@@ -153,6 +154,9 @@ final class JobInserts {
                 g.writeStringField("fairness_key", j.fairnessKey());
                 if (j.timeoutSeconds() != null) {
                     g.writeNumberField("timeout_seconds", j.timeoutSeconds());
+                }
+                if (j.retryPolicy() != null) {
+                    g.writeStringField("retry_policy", j.retryPolicy());
                 }
                 g.writeEndObject();
             }

@@ -66,7 +66,8 @@ public final class RowReader {
                 cols.containsKey("has_dependents") && rs.getBoolean(cols.get("has_dependents")),
                 intOr(rs, cols, "deps_left", 0),
                 integer(rs, cols, "timeout_seconds"),
-                instant(rs, cols, "deadline_at"));
+                instant(rs, cols, "deadline_at"),
+                str(rs, cols, "retry_policy"));
     }
 
     public io.readpast.store.BatchRow batch(ResultSet rs, Map<String, Integer> cols) throws SQLException {

@@ -87,6 +87,21 @@ public final class NewJob {
         return set("timeoutSeconds", Math.round(limit.toMillis() / 1000.0));
     }
 
+    /** Its own retry backoff: these delays (the last repeats), in place of its queue's. */
+    public NewJob retryDelays(Duration... delays) {
+        java.util.List<Double> seconds = new java.util.ArrayList<>();
+        for (Duration d : delays) {
+            seconds.add(d.toMillis() / 1000.0);
+        }
+        return set("retry", Map.of("delaysSeconds", seconds));
+    }
+
+    /** Its own retry backoff: base, times factor per attempt, up to cap, with or without equal jitter. */
+    public NewJob retryBackoff(Duration base, double factor, Duration cap, boolean jitter) {
+        return set("retry", Map.of("baseSeconds", base.toMillis() / 1000.0, "factor", factor,
+                "capSeconds", cap.toMillis() / 1000.0, "jitter", jitter));
+    }
+
     /** A tenant: fair queues serve their keys in turn. */
     public NewJob fairnessKey(String key) {
         return set("fairnessKey", key);

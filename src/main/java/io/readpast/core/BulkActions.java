@@ -14,8 +14,8 @@ import java.util.Set;
  * cancel or delete. Each job is changed by the single-job statement of that action, in its own
  * short transaction, so a bulk action holds no lock over many rows and a claim is never blocked
  * by more than one job's statement; a job that changed state under it (a worker claimed it, it
- * finished) is counted as skipped, not waited for. A call stops after {@code limit} matched jobs
- * and answers the cursor to continue from.
+ * finished) is counted as skipped, not waited for. A call stops after the filter's {@code limit}
+ * matched jobs and answers the cursor to continue from.
  */
 @ApplicationScoped
 public class BulkActions {
@@ -61,8 +61,8 @@ public class BulkActions {
      * {@code payload} (JSON text, requeue only) replaces each requeued job's payload, null keeps
      * it; {@code keepAttempts} (requeue only) keeps each job's attempts instead of resetting them.
      */
-    public Result run(Action action, JobFilter filter, boolean dryRun, int limit, String payload, boolean keepAttempts,
-                      String by) {
+    public Result run(Action action, JobFilter filter, boolean dryRun, String payload, boolean keepAttempts, String by) {
+        int limit = filter.limit();
         int matched = 0;
         int eligible = 0;
         int changed = 0;

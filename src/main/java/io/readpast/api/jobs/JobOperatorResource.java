@@ -84,7 +84,7 @@ public class JobOperatorResource implements JobOperatorApi {
         }
         JobFilter filter = JobQuery.filter(body.filter().raw(), Validate.cursor(body.after()), limit);
         boolean dryRun = Boolean.TRUE.equals(body.dryRun());
-        BulkActions.Result r = bulk.run(action, filter, dryRun, limit, payload, keepAttempts, caller.name());
+        BulkActions.Result r = bulk.run(action, filter, dryRun, payload, keepAttempts, caller.name());
         return new Responses.BulkResult(body.action(), dryRun, r.matched(), r.eligible(), r.changed(), r.skipped(),
                 r.next() == null ? null : Long.toString(r.next()));
     }

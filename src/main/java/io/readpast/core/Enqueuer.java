@@ -188,6 +188,42 @@ public class Enqueuer {
         throw new StoreException(StoreException.Kind.TRANSIENT, "idempotent enqueue kept racing", null);
     }
 
+    /** A debounce: the key, in its queue, and the window's length. */
+    public record Debounce(String key, long seconds) {
+    }
+
+    /**
+     * Enqueues a debounced job ({@code r} due when the window ends): the first enqueue with the
+     * key opens a window and creates the job (created true); a later one inside the window
+     * replaces that job's payload and priority (created false), unless a worker holds it already
+     * or it has finished, when this one opens a new window. Same-key enqueues take the key's row
+     * in turn, so each window has one job however many enqueues race.
+     */
+    public Enqueued enqueueDebounced(NewJobRequest r, Debounce debounce) {
+        NewJob job = toNewJob(r);
+        JobStore.Inserted done = store.jobInsertDebounced(job, debounceKey(r.queue(), debounce.key()),
+                debounce.seconds() * 1000);
+        if (done.created()) {
+            created(done.job());
+        } else {
+            LOG.debugf("Enqueue debounced into job %d (key %s)", done.job().id(), debounce.key());
+        }
+        return new Enqueued(outcomes.announced(done.job()), done.created());
+    }
+
+    /** The uniqueness key a debounce window holds: "d:" and a digest of queue and key (fits any key). */
+    static String debounceKey(String queue, String key) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update(queue.getBytes(StandardCharsets.UTF_8));
+            md.update((byte) 0);
+            md.update(key.getBytes(StandardCharsets.UTF_8));
+            return "d:" + HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("no SHA-256", e);
+        }
+    }
+
     /**
      * Enqueues every job in one transaction; answers in order. An item whose idempotency key is
      * held by a live job of another queue is answered with that conflict as its error.

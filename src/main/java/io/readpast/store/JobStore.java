@@ -23,6 +23,13 @@ public interface JobStore {
     Optional<Inserted> jobInsert(NewJob job);
 
     /**
+     * A debounced enqueue in one transaction: takes {@code windowKey} for {@code windowMs} and
+     * inserts the job (created true); when the key's window is still open and its job is PENDING
+     * and not being claimed, replaces that job's payload and priority instead (created false).
+     */
+    Inserted jobInsertDebounced(NewJob job, String windowKey, long windowMs);
+
+    /**
      * Inserts every job in one transaction. Each answer is the new row, or the live job that
      * already held the idempotency key (marked by {@link Inserted#created()} false).
      */

@@ -360,6 +360,7 @@ public class BatchResource {
                     throw BrokerException.invalid("must be a JSON object.");
                 }
                 Requests.Enqueue item = mapper.treeToValue(node, Requests.Enqueue.class);
+                JobBodies.refuseDebounce(item);
                 requests.add(bodies.toNewJob(item, null));
                 links.add(JobBodies.links(item));
             } catch (BrokerException e) {

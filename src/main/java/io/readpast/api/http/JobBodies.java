@@ -122,6 +122,10 @@ public class JobBodies {
         }
         long delaySeconds = Validate.optionalRange("delaySeconds", b.delaySeconds(), 0L, MAX_DELAY_SECONDS) == null
                 ? 0 : b.delaySeconds();
+        Enqueuer.Debounce debounce = debounce(b);
+        if (debounce != null) {
+            delaySeconds = debounce.seconds(); // due when its window ends
+        }
         Instant runAt = runAt(b.runAt());
         String tags = Validate.tagsJson("tags", b.tags());
         Integer maxAttempts = Validate.optionalRange("maxAttempts", b.maxAttempts(), 1, 1000);
@@ -138,6 +142,40 @@ public class JobBodies {
                 retryPolicy(b.retry()));
     }
 
+
+    /** The most a debounce window may last, in seconds (a day). */
+    static final long DEBOUNCE_MAX_SECONDS = 86_400;
+
+    /**
+     * The request's debounce (debounceKey with debounceSeconds), checked; null when it has none.
+     * Refused beside the fields that decide a job's identity or due time another way.
+     */
+    public static Enqueuer.Debounce debounce(Requests.Enqueue b) {
+        if (b.debounceKey() == null && b.debounceSeconds() == null) {
+            return null;
+        }
+        if (b.debounceKey() == null || b.debounceSeconds() == null) {
+            throw BrokerException.invalid("'debounceKey' and 'debounceSeconds' go together: give both or neither.");
+        }
+        String key = Validate.text("debounceKey", b.debounceKey(), Validate.NAME_MAX, true);
+        long seconds = Validate.optionalRange("debounceSeconds", b.debounceSeconds(), 1L, DEBOUNCE_MAX_SECONDS);
+        String other = b.idempotencyKey() != null ? "idempotencyKey" : b.uniqueFor() != null ? "uniqueFor"
+                : b.groupKey() != null ? "groupKey" : b.dependsOn() != null ? "dependsOn" : b.runAt() != null ? "runAt"
+                : b.delaySeconds() != null && b.delaySeconds() != 0 ? "delaySeconds" : null;
+        if (other != null) {
+            throw BrokerException.invalid("A debounced job cannot carry '" + other + "': its window decides when it "
+                    + "runs and which enqueue it is.");
+        }
+        return new Enqueuer.Debounce(key, seconds);
+    }
+
+    /** Batch items are always new jobs: a debounce is refused there. */
+    public static void refuseDebounce(Requests.Enqueue item) {
+        if (item.debounceKey() != null || item.debounceSeconds() != null) {
+            throw BrokerException.invalid("'debounceKey' and 'debounceSeconds' are taken by POST /jobs only, not in "
+                    + "a batch.");
+        }
+    }
 
     /**
      * A job's own retry backoff as the JSON text the failure path reads (RetryPolicy): the

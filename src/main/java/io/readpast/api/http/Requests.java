@@ -109,7 +109,19 @@ public final class Requests {
             @Schema(implementation = Retry.class, description = "The job's own retry backoff, in place of its "
                     + "queue's (and the broker's): exponential, or an explicit list of delays. A failure's "
                     + "retryAfterSeconds still wins. Absent: the queue's.")
-            Retry retry) {
+            Retry retry,
+            @Schema(description = "Debounce key (1-200 characters without control characters), with debounceSeconds: "
+                    + "the first enqueue with this key in its queue opens a window of debounceSeconds and creates the "
+                    + "job (201), due when the window ends; each later enqueue with the key inside the window replaces "
+                    + "that job's payload and priority and answers 200 with it (the last one wins), so the job runs "
+                    + "once, at the window's end, with the last payload. Once the window has ended, or the job was "
+                    + "claimed (run now), the next enqueue opens a new window. Not with idempotencyKey, uniqueFor, "
+                    + "groupKey, dependsOn, runAt or delaySeconds; not in a batch.",
+                    maxLength = 200, examples = "reindex-customer-42")
+            String debounceKey,
+            @Schema(description = "The debounce window in seconds (1 to 86400), with debounceKey.",
+                    minimum = "1", maximum = "86400", examples = "30")
+            Long debounceSeconds) {
     }
 
     @Schema(description = "A retry backoff: either baseSeconds (with factor, capSeconds and jitter), or delaysSeconds.")

@@ -39,7 +39,8 @@ public interface JobProducerApi {
     @Tag(name = "Producers")
     @Operation(operationId = "enqueueJob", summary = "Enqueue a job",
             description = "201 with the new job. With an idempotencyKey that a live (not finished) job holds, "
-                    + "200 with that job and nothing is created. The job is due at once, after delaySeconds, or "
+                    + "200 with that job and nothing is created; with a debounceKey whose window is open, 200 with "
+                    + "the window's job, its payload and priority replaced. The job is due at once, after delaySeconds, or "
                     + "at runAt (ISO-8601); its queue is created on first use. A queue-scoped key may enqueue "
                     + "only into its queues (403)." + ApiDocs.ROLE_PRODUCER)
     @RequestBody(required = true, description = "The job.",
@@ -62,7 +63,8 @@ public interface JobProducerApi {
                             @ExampleObject(name = "minimal", summary = "With Prefer: return=minimal",
                                     value = "{\"id\": \"42\", \"status\": \"PENDING\"}")}))
     @APIResponse(responseCode = "200", description = "A live job already holds the idempotencyKey: that job, "
-            + "unchanged; nothing was created (with Prefer: return=minimal, only its id and status).",
+            + "unchanged; or the debounceKey's window is open: its job, with this enqueue's payload and priority. "
+            + "Nothing was created (with Prefer: return=minimal, only its id and status).",
             headers = @Header(name = "Location", description = "/jobs/{id} of the existing job",
                     schema = @Schema(type = SchemaType.STRING)),
             content = @Content(mediaType = ApiDocs.JSON,

@@ -60,8 +60,9 @@ public class JobProducerResource implements JobProducerApi {
         try (JobTracing.Enqueue span = tracing.enqueue(TraceContext.parse(traceparent, tracestate), b.queue(), b.type())) {
             Enqueuer.NewJobRequest job = bodies.toNewJob(b, span.context());
             JobLinks links = JobBodies.links(b);
+            Enqueuer.Debounce debounce = JobBodies.debounce(b);
             e = links.hasParents() ? new Enqueuer.Enqueued(batches.enqueueWaiting(List.of(job), List.of(links)).get(0), true, null)
-                    : enqueuer.enqueue(job);
+                    : debounce != null ? enqueuer.enqueueDebounced(job, debounce) : enqueuer.enqueue(job);
             span.job(e.job());
         }
         boolean minimal = minimal(prefer);
@@ -97,6 +98,7 @@ public class JobProducerResource implements JobProducerApi {
         try (JobTracing.Enqueue span = tracing.enqueue(TraceContext.parse(traceparent, tracestate), null, null)) {
             List<Linked> valid = JobBodies.parseItems(items, "Each job", results, validIndex, node -> {
                 Requests.Enqueue item = mapper.treeToValue(node, Requests.Enqueue.class);
+                JobBodies.refuseDebounce(item);
                 return new Linked(bodies.toNewJob(item, span.context()), JobBodies.links(item));
             });
             done = valid.isEmpty() ? List.of() : enqueueItems(valid);

@@ -65,6 +65,11 @@ final class JdbcJobStore implements JobStore {
     }
 
     @Override
+    public Inserted jobInsertDebounced(NewJob job, String windowKey, long windowMs) {
+        return sql.tx(c -> inserts.insertDebounced(c, job, windowKey, windowMs));
+    }
+
+    @Override
     public List<Inserted> jobInsertMany(List<NewJob> jobs) {
         if (jobs.stream().anyMatch(j -> j.uniqueKey() != null || j.groupKey() != null)) {
             // uniqueFor needs a decision per item (and items may share a key), and grouped jobs

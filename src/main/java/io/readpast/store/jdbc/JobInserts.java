@@ -87,6 +87,35 @@ final class JobInserts {
     }
 
     /**
+     * Debounce, in the caller's transaction: takes the window's key (its row lock orders
+     * same-key enqueues). A key still in its window names the window's job: that job gets this
+     * enqueue's payload and priority, by the edit statement, which skips a row a claim holds and
+     * changes only a job nobody holds (not created). A job gone, claimed or being claimed leaves
+     * the key to this enqueue: a new window, a new job.
+     */
+    Inserted insertDebounced(Connection c, NewJob job, String windowKey, long windowMs) throws SQLException {
+        if (!sql.execute(c, Stmt.UNIQUE_KEY_CLAIM, Params.of().str("unique_key", windowKey)
+                .lng("unique_for_ms", windowMs).bool("force", false))) {
+            Long holder = single(sql.query(c, Stmt.UNIQUE_KEY_GET, Params.of().str("unique_key", windowKey),
+                    (rs, cols) -> RowReader.lng(rs, cols, "job_id"))).orElse(null);
+            if (holder != null) {
+                Optional<JobRow> edited = single(sql.queryJobs(c, Stmt.JOB_EDIT, Params.of().lng("id", holder)
+                        .integer("priority", job.priority()).time("run_at", null).bool("run_now", false)
+                        .str("payload", job.payload()).str("modified_by", job.createdBy())));
+                if (edited.isPresent()) {
+                    return new Inserted(edited.get(), false);
+                }
+            }
+            sql.execute(c, Stmt.UNIQUE_KEY_CLAIM, Params.of().str("unique_key", windowKey)
+                    .lng("unique_for_ms", windowMs).bool("force", true));
+        }
+        JobRow row = insert(c, job).orElseThrow(() -> new SQLException("a debounced job (no idempotency key) was "
+                + "not inserted"));
+        sql.execute(c, Stmt.UNIQUE_KEY_SET_JOB, Params.of().str("unique_key", windowKey).lng("job_id", row.id()));
+        return new Inserted(row, true);
+    }
+
+    /**
      * The job's uniqueness key; a payload digest ("h:") as the engine's SQL enqueue computes it,
      * so that POST /jobs and the SQL enqueue share one window (unique_key_digest.sql).
      */

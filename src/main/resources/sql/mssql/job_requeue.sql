@@ -2,7 +2,7 @@
 -- the hot table as PENDING, due now, attempts reset (kept when @keep_attempts = 1: the next
 -- claim counts on from them), keeping its id (the id column only has
 -- a sequence default, so the explicit id needs no IDENTITY_INSERT); @payload (JSON text)
--- replaces the payload when not NULL; modified_by becomes @modified_by; its errors (earlier
+-- replaces the payload when not NULL, @queue (an existing queue, the caller checked it) the queue when not NULL; modified_by becomes @modified_by; its errors (earlier
 -- attempts) stay. No row means there was no such dead or cancelled job. A live job holding the same idempotency key by now
 -- makes the insert fail with duplicate key 2601, and the whole batch rolls back (XACT_ABORT).
 -- The deleted rows go OUTPUT ... INTO a table variable (never a bare OUTPUT), the new hot row
@@ -77,7 +77,7 @@ INSERT INTO readpast_job (
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
-    s.id, s.queue, s.type, COALESCE(@payload, s.payload), s.tags, s.idempotency_key,
+    s.id, COALESCE(@queue, s.queue), s.type, COALESCE(@payload, s.payload), s.tags, s.idempotency_key,
     s.priority, 0, CASE WHEN @keep_attempts = 1 THEN s.attempt ELSE 0 END, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.errors, s.created_by,
     @modified_by, s.created_at, SYSUTCDATETIME(), s.webhook_url, s.group_key,
     CASE WHEN s.group_key IS NULL THEN NULL ELSE @group_seq END,

@@ -214,6 +214,38 @@ class BulkAndSearchTest {
     }
 
     @Test
+    void aRequeueCanMoveJobsIntoAnotherExistingQueue() {
+        String a = dead("b8", "boom", Map.of());
+        String b = dead("b8", "boom", Map.of());
+        String single = dead("b8", "boom", Map.of());
+        given().contentType(ContentType.JSON).body(Map.of()).put("/queues/b8-retry").then().statusCode(200);
+        given().contentType(ContentType.JSON).body(Map.of("queue", "b8-retry")).post("/jobs/" + single + "/requeue")
+                .then().statusCode(200).body("queue", equalTo("b8-retry")).body("status", equalTo("PENDING"));
+        JsonPath r = bulk(Map.of("action", "requeue", "filter", Map.of("queue", "b8", "status", "DEAD"),
+                "queue", "b8-retry"));
+        assertEquals(2, r.getInt("changed"));
+        assertEquals(List.of(), Jobs.claim(Map.of("workerId", "w", "queues", List.of("b8"), "limit", 10))
+                .getList("jobs"), "none left in the old queue");
+        List<String> moved = Jobs.claim(Map.of("workerId", "w", "queues", List.of("b8-retry"), "limit", 10))
+                .getList("jobs.id");
+        assertEquals(java.util.Set.of(a, b, single), java.util.Set.copyOf(moved));
+
+        // a queue that does not exist is refused, and so is a queue for another action; nothing changes
+        String other = dead("b9", "boom", Map.of());
+        String before = TestDb.snapshot();
+        given().contentType(ContentType.JSON).body(Map.of("queue", "nowhere")).post("/jobs/" + other + "/requeue")
+                .then().statusCode(400).body("detail", containsString("no queue named 'nowhere'"));
+        given().contentType(ContentType.JSON).body(Map.of("action", "requeue", "filter", Map.of("queue", "b9"),
+                "queue", "nowhere")).post("/jobs/bulk").then().statusCode(400).body("detail", containsString("nowhere"));
+        given().contentType(ContentType.JSON).body(Map.of("action", "cancel", "filter", Map.of("queue", "b9"),
+                "queue", "b8-retry")).post("/jobs/bulk").then().statusCode(400)
+                .body("detail", containsString("'queue' is for requeue only"));
+        given().contentType(ContentType.JSON).body(Map.of("queue", "bad name")).post("/jobs/" + other + "/requeue")
+                .then().statusCode(400).body("detail", containsString("queue"));
+        assertEquals(before, TestDb.snapshot(), "nothing was written");
+    }
+
+    @Test
     void badBulkRequestsAre400sThatChangeNothing() {
         dead("b4", "boom", Map.of());
         Jobs.enqueue(Map.of("queue", "b4", "type", "t"));

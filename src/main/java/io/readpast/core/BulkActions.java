@@ -57,11 +57,8 @@ public class BulkActions {
         this.operations = operations;
     }
 
-    /**
-     * {@code payload} (JSON text, requeue only) replaces each requeued job's payload, null keeps
-     * it; {@code keepAttempts} (requeue only) keeps each job's attempts instead of resetting them.
-     */
-    public Result run(Action action, JobFilter filter, boolean dryRun, String payload, boolean keepAttempts, String by) {
+    /** {@code requeue} says what a requeue changes besides the status (requeue only). */
+    public Result run(Action action, JobFilter filter, boolean dryRun, Operations.Requeue requeue, String by) {
         int limit = filter.limit();
         int matched = 0;
         int eligible = 0;
@@ -83,7 +80,7 @@ public class BulkActions {
                 if (dryRun) {
                     continue;
                 }
-                if (apply(action, job.id(), payload, keepAttempts, by)) {
+                if (apply(action, job.id(), requeue, by)) {
                     changed++;
                 } else {
                     skipped++;
@@ -99,10 +96,10 @@ public class BulkActions {
         return result;
     }
 
-    private boolean apply(Action action, long id, String payload, boolean keepAttempts, String by) {
+    private boolean apply(Action action, long id, Operations.Requeue requeue, String by) {
         try {
             switch (action) {
-                case REQUEUE -> operations.requeue(id, payload, keepAttempts, by);
+                case REQUEUE -> operations.requeue(id, requeue, by);
                 case CANCEL -> operations.cancel(id, by);
                 case DELETE -> operations.purge(id, by);
                 default -> throw new IllegalStateException(action.name());

@@ -83,13 +83,21 @@ public class Operations {
     }
 
     /**
-     * DEAD or CANCELLED back to PENDING with attempts reset (kept when {@code keepAttempts});
-     * {@code payload} (JSON text) replaces the payload.
+     * What a requeue changes besides the status: {@code payload} (JSON text) replaces the payload
+     * and {@code queue} (an existing queue) the queue, each when not null; {@code keepAttempts}
+     * keeps the attempts instead of resetting them.
      */
-    public JobRow requeue(long id, String payload, boolean keepAttempts, String by) {
+    public record Requeue(String payload, boolean keepAttempts, String queue) {
+        public static final Requeue PLAIN = new Requeue(null, false, null);
+    }
+
+    /** DEAD or CANCELLED back to PENDING with attempts reset, changed as {@code changes} says. */
+    public JobRow requeue(long id, Requeue changes, String by) {
+        String payload = changes.payload();
+        boolean keepAttempts = changes.keepAttempts();
         Optional<JobRow> requeued;
         try {
-            requeued = store.jobRequeue(id, payload, keepAttempts, by).map(outcomes::announced);
+            requeued = store.jobRequeue(id, payload, keepAttempts, changes.queue(), by).map(outcomes::announced);
         } catch (StoreException e) {
             if (e.kind() == StoreException.Kind.DUPLICATE_KEY) {
                 throw new BrokerException(BrokerException.Kind.STATE_CONFLICT, "Job " + id
@@ -97,8 +105,9 @@ public class Operations {
             }
             throw e;
         }
-        requeued.ifPresent(j -> LOG.infof("Job %d requeued by %s%s%s", id, Audit.who(by),
-                payload == null ? "" : " with a new payload", keepAttempts ? ", attempts kept" : ""));
+        requeued.ifPresent(j -> LOG.infof("Job %d requeued by %s%s%s%s", id, Audit.who(by),
+                payload == null ? "" : " with a new payload", keepAttempts ? ", attempts kept" : "",
+                changes.queue() == null ? "" : ", into queue " + changes.queue()));
         return requeued.orElseThrow(() -> {
             JobStatus status = JobStatus.of(get(id));
             return new BrokerException(BrokerException.Kind.STATE_CONFLICT,

@@ -111,7 +111,7 @@ public interface JobStore {
      * A DEAD or CANCELLED job back to PENDING, attempts reset unless {@code keepAttempts};
      * {@code payload} null keeps it.
      */
-    Optional<JobRow> jobRequeue(long id, String payload, boolean keepAttempts, String by);
+    Optional<JobRow> jobRequeue(long id, String payload, boolean keepAttempts, String queue, String by);
 
     /** Deletes a finished (archived or dead) job; false when there was none. */
     boolean jobPurge(long id);

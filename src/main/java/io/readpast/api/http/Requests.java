@@ -506,7 +506,11 @@ public final class Requests {
             JsonNode payload,
             @Schema(description = "requeue only: keep each job's attempts instead of resetting them to 0.",
                     defaultValue = "false", examples = "false")
-            Boolean keepAttempts) {
+            Boolean keepAttempts,
+            @Schema(description = "requeue only: move every requeued job into this queue, which must exist (400 "
+                    + "otherwise); absent keeps each job's.", pattern = JobRules.QUEUE_PATTERN, maxLength = 200,
+                    examples = "emails-retry")
+            String queue) {
     }
 
     @Schema(description = "Optional changes for a requeued job.")
@@ -519,7 +523,11 @@ public final class Requests {
             @Schema(description = "Keep the job's attempts instead of resetting them to 0: the next claim counts on "
                     + "from them (a job that ran out of attempts gets one more).", defaultValue = "false",
                     examples = "false")
-            Boolean keepAttempts) {
+            Boolean keepAttempts,
+            @Schema(description = "Move the job into this queue, which must exist (400 otherwise); absent keeps "
+                    + "its queue. A job of an ordered group goes to the end of its group in that queue.",
+                    pattern = JobRules.QUEUE_PATTERN, maxLength = 200, examples = "emails-retry")
+            String queue) {
     }
 
     @Schema(description = "A queue's settings. PUT replaces them all: absent fields take their defaults.")

@@ -10,6 +10,7 @@ import io.readpast.api.http.JobQuery;
 import io.readpast.core.BrokerException;
 import io.readpast.core.BulkActions;
 import io.readpast.core.Operations;
+import io.readpast.core.Queues;
 import io.readpast.security.Caller;
 import io.readpast.store.JobFilter;
 import io.readpast.store.JobRow;
@@ -28,13 +29,15 @@ public class JobOperatorResource implements JobOperatorApi {
     private final Caller caller;
     private final JobBodies bodies;
     private final BulkActions bulk;
+    private final Queues queues;
 
     /** Most jobs one bulk call matches. */
     static final int BULK_MAX = 10_000;
 
     public JobOperatorResource(Operations operations, ReadpastConfig config, Caller caller, JobBodies bodies,
-                               BulkActions bulk) {
+                               BulkActions bulk, Queues queues) {
         this.bulk = bulk;
+        this.queues = queues;
         this.operations = operations;
         this.config = config;
         this.caller = caller;
@@ -82,9 +85,14 @@ public class JobOperatorResource implements JobOperatorApi {
         if (keepAttempts && action != BulkActions.Action.REQUEUE) {
             throw BrokerException.invalid("'keepAttempts' is for requeue only.");
         }
+        if (body.queue() != null && action != BulkActions.Action.REQUEUE) {
+            throw BrokerException.invalid("'queue' is for requeue only.");
+        }
+        String queue = targetQueue(body.queue());
         JobFilter filter = JobQuery.filter(body.filter().raw(), Validate.cursor(body.after()), limit);
         boolean dryRun = Boolean.TRUE.equals(body.dryRun());
-        BulkActions.Result r = bulk.run(action, filter, dryRun, payload, keepAttempts, caller.name());
+        BulkActions.Result r = bulk.run(action, filter, dryRun, new Operations.Requeue(payload, keepAttempts, queue),
+                caller.name());
         return new Responses.BulkResult(body.action(), dryRun, r.matched(), r.eligible(), r.changed(), r.skipped(),
                 r.next() == null ? null : Long.toString(r.next()));
     }
@@ -100,7 +108,26 @@ public class JobOperatorResource implements JobOperatorApi {
         String payload = body == null || body.payload() == null || body.payload().isNull()
                 ? null : bodies.jsonText("payload", body.payload());
         boolean keep = body != null && Boolean.TRUE.equals(body.keepAttempts());
-        return JobView.of(operations.requeue(jobId, payload, keep, caller.name()));
+        String queue = targetQueue(body == null ? null : body.queue());
+        return JobView.of(operations.requeue(jobId, new Operations.Requeue(payload, keep, queue), caller.name()));
+    }
+
+    /** The queue a requeue moves jobs into: null keeps theirs; else a queue that exists (400 otherwise). */
+    private String targetQueue(String name) {
+        if (name == null) {
+            return null;
+        }
+        String queue = Validate.queueName("queue", name);
+        try {
+            queues.get(queue);
+        } catch (BrokerException e) {
+            if (e.kind() == BrokerException.Kind.NOT_FOUND) {
+                throw BrokerException.invalid("'queue': there is no queue named '" + queue + "' to requeue into "
+                        + "(create it with PUT /queues/" + queue + ").");
+            }
+            throw e;
+        }
+        return queue;
     }
 
     @Override

@@ -245,9 +245,9 @@ final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public Optional<JobRow> jobRequeue(long id, String payload, boolean keepAttempts, String by) {
+    public Optional<JobRow> jobRequeue(long id, String payload, boolean keepAttempts, String queue, String by) {
         Params p = Params.of().lng("id", id).str("payload", payload).bool("keep_attempts", keepAttempts)
-                .str("modified_by", by);
+                .str("queue", queue).str("modified_by", by);
         return sql.tx(c -> {
             Optional<JobRow> job = single(sql.queryJobs(c, Stmt.JOB_GET, Params.of().lng("id", id)));
             // a job of a batch stays in it: the batch it rejoins is locked first (as a batch add
@@ -260,7 +260,7 @@ final class JdbcJobStore implements JobStore {
             }
             // a grouped job goes to the end of its group: take the group's lock first
             if (job.isPresent() && job.get().groupKey() != null) {
-                inserts.lockGroup(c, job.get().queue(), job.get().groupKey());
+                inserts.lockGroup(c, queue != null ? queue : job.get().queue(), job.get().groupKey());
             }
             Optional<JobRow> requeued = single(sql.queryJobs(c, Stmt.JOB_REQUEUE, p));
             if (requeued.isPresent() && batch != null && job.isPresent() && finished(job.get())) {

@@ -707,19 +707,27 @@
       }
     }
     const verbs = { requeue: 'Requeue', cancel: 'Cancel', delete: 'Delete' };
+    const into = h('input', {
+      type: 'text', class: 'small', placeholder: 'requeue into queue (optional)', 'data-test': 'bulk-into',
+      'aria-label': 'Queue to requeue into (optional; it must exist)', maxlength: '200',
+    });
     for (const [action, label] of Object.entries(verbs)) {
       card.appendChild(h('button', {
         type: 'button', class: action === 'requeue' ? 'ghost small' : 'danger small', 'data-test': 'bulk-' + action,
-        onclick: () => runBulk(action, label, body, status),
+        onclick: () => runBulk(action, label, body, status, action === 'requeue' ? into.value.trim() : ''),
       }, label + ' all…'));
+      if (action === 'requeue') {
+        card.appendChild(into);
+      }
     }
     return card;
   }
 
-  async function runBulk(action, label, filter, status) {
+  async function runBulk(action, label, filter, status, into) {
+    const extra = into ? { queue: into } : {};
     let preview;
     try {
-      preview = await api('POST', '/jobs/bulk', { action, filter, dryRun: true, limit: 10000 });
+      preview = await api('POST', '/jobs/bulk', { action, filter, dryRun: true, limit: 10000, ...extra });
     } catch (e) {
       toast((e.problem && e.problem.detail) || e.message, true);
       return;
@@ -730,7 +738,8 @@
       return;
     }
     const more = preview.next ? ' at least' : '';
-    if (!await confirmAction(label + more + ' ' + preview.eligible + ' job' + (preview.eligible === 1 ? '' : 's') + '? '
+    if (!await confirmAction(label + more + ' ' + preview.eligible + ' job' + (preview.eligible === 1 ? '' : 's')
+        + (into ? ' into queue ' + into : '') + '? '
         + preview.matched + ' matched the filter; jobs in other statuses are left alone.', label, action !== 'requeue')) {
       return;
     }
@@ -738,7 +747,7 @@
     let after = null;
     try {
       do {
-        const r = await api('POST', '/jobs/bulk', { action, filter, limit: 1000, after });
+        const r = await api('POST', '/jobs/bulk', { action, filter, limit: 1000, after, ...extra });
         total.changed += r.changed;
         total.skipped += r.skipped;
         after = r.next;

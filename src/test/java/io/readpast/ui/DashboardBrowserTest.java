@@ -546,12 +546,16 @@ class DashboardBrowserTest {
         }
         driver.manage().window().setSize(new Dimension(1366, 900));
 
+        // requeued into a queue of their own, which exists
+        api(ADMIN).body(Map.of()).put("/queues/ui-bulk-retry").then().statusCode(200);
+        waitVisible(By.cssSelector("[data-test='bulk-into']")).sendKeys("ui-bulk-retry");
         waitVisible(By.cssSelector("[data-test='bulk-requeue']")).click();
-        waitText(By.id("confirm-text"), "Requeue 3 jobs?");
+        waitText(By.id("confirm-text"), "Requeue 3 jobs into queue ui-bulk-retry?");
         waitVisible(By.id("confirm-ok")).click();
         waitText(By.cssSelector("[data-test='toast']"), "3 changed, 0 skipped");
         for (String id : acme) {
             assertEquals("PENDING", api(ADMIN).get("/jobs/" + id).then().statusCode(200).extract().path("status"), id);
+            assertEquals("ui-bulk-retry", api(ADMIN).get("/jobs/" + id).then().extract().path("queue"), id);
         }
         assertEquals("DEAD", api(ADMIN).get("/jobs/" + globex).then().extract().path("status"), "another customer");
         assertEquals("DEAD", api(ADMIN).get("/jobs/" + refused).then().extract().path("status"), "another error");

@@ -8,11 +8,25 @@ SET XACT_ABORT ON;
 
 -- include: moved_job.sql
 
-INSERT INTO @target (id)
-SELECT j.id
-FROM readpast_job AS j WITH (UPDLOCK, ROWLOCK)
-WHERE j.id = @id
-    AND j.status IN (0, 6, 7);
+-- @skip_locked = 1 (a bulk cancel) reads past a row another transaction holds at this moment
+-- (a claim taking it): no row, nothing waited for. Otherwise the read waits for it and then
+-- finds the job claimed (a single cancel then flags it).
+IF @skip_locked = 1
+BEGIN
+    INSERT INTO @target (id)
+    SELECT j.id
+    FROM readpast_job AS j WITH (UPDLOCK, ROWLOCK, READPAST)
+    WHERE j.id = @id
+        AND j.status IN (0, 6, 7);
+END
+ELSE
+BEGIN
+    INSERT INTO @target (id)
+    SELECT j.id
+    FROM readpast_job AS j WITH (UPDLOCK, ROWLOCK)
+    WHERE j.id = @id
+        AND j.status IN (0, 6, 7);
+END
 
 -- include: moved_job_delete.sql
 

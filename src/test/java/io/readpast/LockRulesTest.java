@@ -222,6 +222,57 @@ class LockRulesTest {
     }
 
     /**
+     * A bulk cancel skips a job row another transaction holds (a claim taking a pending job, a
+     * worker's acknowledgement of a leased one) and counts it as skipped, instead of waiting for
+     * it (issue 44: READPAST / SKIP LOCKED); once the lock is gone the same call again cancels
+     * the one and flags the other.
+     */
+    @Test
+    void aBulkCancelSkipsHeldRowsAndCountsThemInsteadOfWaiting() throws Exception {
+        skipOnEnginesThatIgnoreHints();
+        enqueue("bulk-held", 4, Map.of());
+        Http.Reply leased = http.post("/claim", Map.of("workerId", "w", "queues", List.of("bulk-held"), "limit", 1));
+        assertEquals(200, leased.status(), () -> String.valueOf(leased.body()));
+        long leasedId = leased.body().get("jobs").get(0).get("id").asLong();
+        long pendingId = TestDb.count("SELECT MIN(id) FROM readpast_job WHERE queue = 'bulk-held' AND status = 0");
+        String rows = "readpast_job" + (TestDb.engine() == Engine.SQLSERVER ? " WITH (UPDLOCK, ROWLOCK)" : "")
+                + " WHERE id IN (" + pendingId + ", " + leasedId + ")";
+        Map<String, Object> cancel = Map.of("action", "cancel", "filter", Map.of("queue", "bulk-held"), "limit", 100);
+        try (Connection holder = TestDb.dataSource().getConnection()) {
+            holder.setAutoCommit(false);
+            try (PreparedStatement ps = holder.prepareStatement("SELECT id FROM " + rows
+                    + (TestDb.engine() == Engine.SQLSERVER ? "" : " FOR UPDATE"))) {
+                ps.executeQuery().close();
+            }
+            long start = System.nanoTime();
+            Http.Reply r = http.send("POST", "/jobs/bulk", cancel, Duration.ofSeconds(30));
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(200, r.status(), () -> String.valueOf(r.body()));
+            assertTrue(ms < ANSWER_MS, "the bulk cancel waited for held rows: " + ms + " ms");
+            assertEquals(4, r.body().get("matched").asInt(), r.body()::toString);
+            assertEquals(4, r.body().get("eligible").asInt(), r.body()::toString);
+            assertEquals(2, r.body().get("changed").asInt(), r.body()::toString);
+            assertEquals(2, r.body().get("skipped").asInt(), r.body()::toString);
+            assertTrue(!holder.isClosed() && !holder.getAutoCommit(), "the locks were held throughout");
+            holder.rollback();
+        }
+        Http.Reply pending = http.send("GET", "/jobs/" + pendingId, null, Duration.ofSeconds(10));
+        assertEquals("PENDING", pending.body().get("status").asText(), pending.body()::toString);
+        Http.Reply held = http.send("GET", "/jobs/" + leasedId, null, Duration.ofSeconds(10));
+        assertEquals("LEASED", held.body().get("status").asText(), held.body()::toString);
+        assertFalse(held.body().get("cancelRequested").asBoolean(), held.body()::toString);
+        Http.Reply again = http.send("POST", "/jobs/bulk", cancel, Duration.ofSeconds(30));
+        assertEquals(200, again.status(), () -> String.valueOf(again.body()));
+        assertEquals(2, again.body().get("eligible").asInt(), again.body()::toString);
+        assertEquals(2, again.body().get("changed").asInt(), again.body()::toString);
+        assertEquals(0, again.body().get("skipped").asInt(), again.body()::toString);
+        assertEquals("CANCELLED", http.send("GET", "/jobs/" + pendingId, null, Duration.ofSeconds(10)).body()
+                .get("status").asText());
+        assertTrue(http.send("GET", "/jobs/" + leasedId, null, Duration.ofSeconds(10)).body()
+                .get("cancelRequested").asBoolean(), "the worker is told to stop");
+    }
+
+    /**
      * Rows whose only lock is an uncommitted INSERT (a new job) or an uncommitted UPDATE (a job
      * made pending again) are skipped, not waited for: what Azure SQL's optimized locking (locks
      * on the transaction id, not the row) must not change (review H6).

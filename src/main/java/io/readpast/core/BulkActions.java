@@ -100,7 +100,7 @@ public class BulkActions {
         try {
             switch (action) {
                 case REQUEUE -> operations.requeue(id, requeue, by);
-                case CANCEL -> operations.cancel(id, by);
+                case CANCEL -> operations.cancel(id, by, true);
                 case DELETE -> operations.purge(id, by);
                 default -> throw new IllegalStateException(action.name());
             }

@@ -57,13 +57,23 @@ public class Operations {
      * cancelled job is a no-op; a SUCCEEDED or DEAD job cannot be cancelled (409).
      */
     public JobRow cancel(long id, String by) {
-        for (int attempt = 0; attempt < TRIES; attempt++) {
-            Optional<JobRow> done = store.jobCancelPending(id, by);
+        return cancel(id, by, false);
+    }
+
+    /**
+     * As {@link #cancel(long, String)}; with {@code skipHeld} (a bulk cancel) a job another
+     * transaction holds at this moment (a claim taking it, its worker's acknowledgement) is not
+     * waited for: it is tried once and answered 409, which a bulk action counts as skipped.
+     */
+    public JobRow cancel(long id, String by, boolean skipHeld) {
+        int tries = skipHeld ? 1 : TRIES;
+        for (int attempt = 0; attempt < tries; attempt++) {
+            Optional<JobRow> done = store.jobCancelPending(id, by, skipHeld);
             if (done.isPresent()) {
                 LOG.infof("Job %d cancelled by %s", id, Audit.who(by));
                 return outcomes.counted(done.get(), false);
             }
-            Optional<JobRow> flagged = store.jobCancelRequest(id, by);
+            Optional<JobRow> flagged = store.jobCancelRequest(id, by, skipHeld);
             if (flagged.isPresent()) {
                 LOG.infof("Cancel of running job %d requested by %s", id, Audit.who(by));
                 return flagged.get();

@@ -90,11 +90,15 @@ public interface JobStore {
     /** Completes every item whose lease is held, in one statement; returns the completed ids. */
     Map<Long, Acked> jobCompleteMany(List<CompleteItem> items, String by);
 
-    /** A PENDING job becomes CANCELLED at once (moved to the archive). */
-    Optional<JobRow> jobCancelPending(long id, String by);
+    /**
+     * A PENDING job becomes CANCELLED at once (moved to the archive). With {@code skipLocked} a
+     * row another transaction holds at this moment (a claim taking it) is skipped (empty), not
+     * waited for; the same for the next two.
+     */
+    Optional<JobRow> jobCancelPending(long id, String by, boolean skipLocked);
 
     /** A LEASED or PROCESSING job is flagged cancel-requested. */
-    Optional<JobRow> jobCancelRequest(long id, String by);
+    Optional<JobRow> jobCancelRequest(long id, String by, boolean skipLocked);
 
     /** A cancel-requested job comes back from its holder (or its lease expired): CANCELLED. */
     Optional<JobRow> jobCancelLeased(LeaseEnd end);

@@ -103,7 +103,8 @@ public interface JobOperatorApi {
                     + "(POST /jobs/{id}/requeue, /cancel, DELETE /jobs/{id}), in its own transaction, so no call "
                     + "holds locks over many jobs and claims go on meanwhile. A matched job in a status the action "
                     + "does not apply to is left alone (counted in 'matched', not 'eligible'); one that a worker "
-                    + "claimed or that changed meanwhile is counted as skipped. When 'next' is not null, call again "
+                    + "claimed or that changed meanwhile is counted as skipped, and so is one another transaction "
+                    + "holds at that moment (a claim taking it: skipped, never waited for). When 'next' is not null, call again "
                     + "with it as 'after' to go on. dryRun counts and changes nothing. Each call that changes jobs "
                     + "is logged with the key's name, the filter and the counts." + ApiDocs.ROLE_ADMIN)
     @RequestBody(required = true, description = "The action, the filter and the call's limit.",

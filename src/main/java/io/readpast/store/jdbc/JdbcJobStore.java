@@ -215,13 +215,15 @@ final class JdbcJobStore implements JobStore {
     }
 
     @Override
-    public Optional<JobRow> jobCancelPending(long id, String by) {
-        return moveAndSettle(Stmt.JOB_CANCEL_PENDING, Params.of().lng("id", id).str("modified_by", by));
+    public Optional<JobRow> jobCancelPending(long id, String by, boolean skipLocked) {
+        return moveAndSettle(Stmt.JOB_CANCEL_PENDING,
+                Params.of().lng("id", id).str("modified_by", by).bool("skip_locked", skipLocked));
     }
 
     @Override
-    public Optional<JobRow> jobCancelRequest(long id, String by) {
-        return one(Stmt.JOB_CANCEL_REQUEST, Params.of().lng("id", id).str("modified_by", by));
+    public Optional<JobRow> jobCancelRequest(long id, String by, boolean skipLocked) {
+        return one(Stmt.JOB_CANCEL_REQUEST,
+                Params.of().lng("id", id).str("modified_by", by).bool("skip_locked", skipLocked));
     }
 
     @Override

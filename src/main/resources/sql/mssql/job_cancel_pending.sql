@@ -30,18 +30,12 @@ END
 
 -- include: moved_job_delete.sql
 
-INSERT INTO readpast_job_archive (
-    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
-    batch_id, has_dependents
-)
-SELECT
-    m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 5, m.attempt,
-    m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, NULL, m.created_by,
-    @modified_by, m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(), m.errors, m.webhook_url,
-    m.group_key, m.traceparent, m.tracestate, m.fairness_key, m.batch_id, m.has_dependents
-FROM @moved AS m;
+-- include: moved_into.sql
+-- with into: readpast_job_archive
+-- with status: 5
+-- with modified_by: @modified_by
+-- with lease_id: NULL
+;
 
 SELECT a.*
 FROM readpast_job_archive AS a

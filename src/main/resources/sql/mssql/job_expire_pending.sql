@@ -71,24 +71,12 @@ WHERE j.status IN (0, 6, 7)
 
 -- include: moved_job_delete.sql
 
-INSERT INTO readpast_job_dead (
-    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
-    batch_id, has_dependents
-)
-SELECT
-    m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 4, m.attempt,
-    m.max_attempts, m.due_at, m.worker_id, m.progress,
-    CASE
-        WHEN EXISTS (SELECT 1 FROM @waited AS w WHERE w.id = m.id)
-            THEN N'expired: waited longer than readpast.dependencies.wait-limit for its parents'
-        ELSE N'expired: not started before its expiresAt'
-    END,
-    NULL, m.created_by, m.modified_by, m.created_at, m.started_at, SYSUTCDATETIME(),
-    SYSUTCDATETIME(), NULL, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key,
-    m.batch_id, m.has_dependents
-FROM @moved AS m;
+-- include: moved_into.sql
+-- with into: readpast_job_dead
+-- with status: 4
+-- with last_error: CASE WHEN EXISTS (SELECT 1 FROM @waited AS w WHERE w.id = m.id) THEN N'expired: waited longer than readpast.dependencies.wait-limit for its parents' ELSE N'expired: not started before its expiresAt' END
+-- with lease_id: NULL
+;
 
 -- include: moved_job_webhook.sql
 

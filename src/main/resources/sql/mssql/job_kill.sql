@@ -40,19 +40,13 @@ FROM @moved AS m;
 
 -- include: errors_appended.sql
 
-INSERT INTO readpast_job_dead (
-    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
-    batch_id, has_dependents
-)
-SELECT
-    m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 4, m.attempt,
-    m.max_attempts, m.due_at, m.worker_id, m.progress, @error, NULL, m.created_by,
-    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(),
-    m.lease_id, @appended_errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key,
-    m.batch_id, m.has_dependents
-FROM @moved AS m;
+-- include: moved_into.sql
+-- with into: readpast_job_dead
+-- with status: 4
+-- with last_error: @error
+-- with modified_by: COALESCE(@modified_by, m.modified_by)
+-- with errors: @appended_errors
+;
 
 -- include: moved_job_webhook.sql
 

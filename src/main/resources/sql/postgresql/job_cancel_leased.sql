@@ -10,28 +10,21 @@ WITH moved AS (
       -- the sweeper (:expired_only) settles expired leases only; the holder, running ones only
       AND (CASE WHEN CAST(:expired_only AS boolean) THEN lease_expires_at <= now() ELSE lease_expires_at > now() END)
     RETURNING *
+),
+appended AS (
+    -- the moved jobs with :error, when given, appended to their errors (the last :keep_errors attempts')
+    SELECT moved.*,
+           CASE WHEN CAST(:error AS text) IS NULL THEN moved.errors ELSE
+           -- include: errors_appended.sql
+           -- with of: moved
+           END AS appended_errors
+    FROM moved
 )
-INSERT INTO readpast_job_archive (
-    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-)
-SELECT id, queue, type, payload, tags, idempotency_key, priority, 5, attempt, max_attempts,
-       due_at, worker_id, progress, COALESCE(:error, last_error), NULL, created_by, COALESCE(:modified_by, modified_by),
-       created_at, started_at, now(), now(), lease_id,
-       CASE WHEN CAST(:error AS text) IS NULL THEN moved.errors ELSE (
-               SELECT CAST(jsonb_agg(e.entry ORDER BY e.n) AS text)
-               FROM jsonb_array_elements(
-                   COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb))
-                   || jsonb_build_array(jsonb_build_object(
-                       'attempt', moved.attempt,
-                       'at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                       'workerId', moved.worker_id,
-                       'error', CAST(:error AS text)))
-               ) WITH ORDINALITY AS e(entry, n)
-               WHERE e.n > jsonb_array_length(COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb)))
-                 + 1 - CAST(:keep_errors AS integer)
-           ) END,
-       webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-FROM moved
+-- include: moved_into.sql
+-- with into: readpast_job_archive
+-- with from: appended
+-- with status: 5
+-- with last_error: COALESCE(:error, last_error)
+-- with modified_by: COALESCE(:modified_by, modified_by)
+-- with errors: appended_errors
 RETURNING *

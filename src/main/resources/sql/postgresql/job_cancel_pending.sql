@@ -16,13 +16,10 @@ moved AS (
       AND (NOT CAST(:skip_locked AS boolean) OR id IN (SELECT free.id FROM free))
     RETURNING *
 )
-INSERT INTO readpast_job_archive (
-    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-)
-SELECT id, queue, type, payload, tags, idempotency_key, priority, 5, attempt, max_attempts,
-       due_at, worker_id, progress, last_error, NULL, created_by, :modified_by, created_at,
-       started_at, now(), now(), errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-FROM moved
+-- include: moved_into.sql
+-- with into: readpast_job_archive
+-- with from: moved
+-- with status: 5
+-- with modified_by: :modified_by
+-- with lease_id: NULL
 RETURNING *

@@ -22,20 +22,17 @@ hook AS (
 ),
 done AS (
     -- the job as SUCCEEDED: what the caller gets back, and what the archive keeps
-    SELECT id, queue, type, payload, tags, idempotency_key, priority, CAST(3 AS smallint) AS status, attempt,
-           max_attempts, due_at, worker_id, progress, last_error, CAST(:result AS text) AS result, created_by,
-           COALESCE(:modified_by, modified_by) AS modified_by, created_at, started_at, now() AS updated_at,
-           now() AS finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
-           batch_id, has_dependents
-    FROM moved
+    -- include: finished_row.sql
+    -- with from: moved
+    -- with status: 3
+    -- with result: CAST(:result AS text)
+    -- with modified_by: COALESCE(:modified_by, modified_by)
 ),
 archived AS (
     -- kept in the archive unless its queue deletes succeeded jobs (onSuccess delete); a job of a
     -- batch, or one that others wait on, is kept all the same (its batch and dependants read it)
     INSERT INTO readpast_job_archive (
-        id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-        due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-        started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
+        -- include: finished_columns.sql
     )
     SELECT d.*
     FROM done AS d

@@ -38,15 +38,12 @@ hook AS (
 archived AS (
     -- kept in the archive unless its queue deletes succeeded jobs (onSuccess delete); a job of a
     -- batch, or one that others wait on, is kept all the same (its batch and dependants read it)
-    INSERT INTO readpast_job_archive (
-        id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-        due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-        started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-    )
-    SELECT id, queue, type, payload, tags, idempotency_key, priority, 3, attempt, max_attempts,
-           due_at, worker_id, progress, last_error, new_result, created_by, COALESCE(:modified_by, modified_by), created_at,
-           started_at, now(), now(), lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-    FROM moved AS m
+    -- include: moved_into.sql
+    -- with into: readpast_job_archive
+    -- with from: moved AS m
+    -- with status: 3
+    -- with result: new_result
+    -- with modified_by: COALESCE(:modified_by, modified_by)
     WHERE m.batch_id IS NOT NULL
        OR m.has_dependents
        OR NOT EXISTS (SELECT 1 FROM readpast_queue AS q WHERE q.name = m.queue AND q.delete_succeeded)

@@ -37,16 +37,10 @@ hook AS (
     LEFT JOIN readpast_queue AS q ON q.name = m.queue
     WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL
 )
-INSERT INTO readpast_job_dead (
-    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-)
-SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, max_attempts,
-       due_at, worker_id, progress,
-       CASE WHEN expires_at IS NOT NULL AND expires_at <= now() THEN 'expired: not started before its expiresAt'
-            ELSE 'expired: waited longer than readpast.dependencies.wait-limit for its parents' END,
-       NULL, created_by,
-       modified_by, created_at, started_at, now(), now(), NULL, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-FROM moved
+-- include: moved_into.sql
+-- with into: readpast_job_dead
+-- with from: moved
+-- with status: 4
+-- with last_error: CASE WHEN expires_at IS NOT NULL AND expires_at <= now() THEN 'expired: not started before its expiresAt' ELSE 'expired: waited longer than readpast.dependencies.wait-limit for its parents' END
+-- with lease_id: NULL
 RETURNING id, queue, batch_id, has_dependents

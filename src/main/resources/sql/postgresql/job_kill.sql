@@ -19,28 +19,20 @@ hook AS (
     FROM moved AS m
     LEFT JOIN readpast_queue AS q ON q.name = m.queue
     WHERE COALESCE(m.webhook_url, q.webhook_url) IS NOT NULL
+),
+appended AS (
+    -- the moved jobs with :error appended to their errors (the last :keep_errors attempts')
+    SELECT moved.*,
+    -- include: errors_appended.sql
+    -- with of: moved
+    AS appended_errors
+    FROM moved
 )
-INSERT INTO readpast_job_dead (
-    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-)
-SELECT id, queue, type, payload, tags, idempotency_key, priority, 4, attempt, max_attempts,
-       due_at, worker_id, progress, :error, NULL, created_by, COALESCE(:modified_by, modified_by), created_at,
-       started_at, now(), now(), lease_id,
-       (
-           SELECT CAST(jsonb_agg(e.entry ORDER BY e.n) AS text)
-           FROM jsonb_array_elements(
-               COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb))
-               || jsonb_build_array(jsonb_build_object(
-                   'attempt', moved.attempt,
-                   'at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                   'workerId', moved.worker_id,
-                   'error', CAST(:error AS text)))
-           ) WITH ORDINALITY AS e(entry, n)
-           WHERE e.n > jsonb_array_length(COALESCE(CAST(moved.errors AS jsonb), CAST('[]' AS jsonb)))
-                 + 1 - CAST(:keep_errors AS integer)
-       ),
-       webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents
-FROM moved
+-- include: moved_into.sql
+-- with into: readpast_job_dead
+-- with from: appended
+-- with status: 4
+-- with last_error: :error
+-- with modified_by: COALESCE(:modified_by, modified_by)
+-- with errors: appended_errors
 RETURNING *

@@ -11,19 +11,10 @@ SET status = CASE WHEN CAST(:delay_ms AS bigint) > 0 THEN 6 ELSE 0 END,
     lease_expires_at = NULL,
     heartbeat_at = NULL,
     last_error = :error,
-    errors = (
-        SELECT CAST(jsonb_agg(e.entry ORDER BY e.n) AS text)
-        FROM jsonb_array_elements(
-            COALESCE(CAST(readpast_job.errors AS jsonb), CAST('[]' AS jsonb))
-            || jsonb_build_array(jsonb_build_object(
-                'attempt', readpast_job.attempt,
-                'at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                'workerId', readpast_job.worker_id,
-                'error', CAST(:error AS text)))
-        ) WITH ORDINALITY AS e(entry, n)
-        WHERE e.n > jsonb_array_length(COALESCE(CAST(readpast_job.errors AS jsonb), CAST('[]' AS jsonb)))
-                  + 1 - CAST(:keep_errors AS integer)
-    ),
+    errors =
+    -- include: errors_appended.sql
+    -- with of: readpast_job
+    ,
     modified_by = COALESCE(:modified_by, modified_by),
     updated_at = now()
 WHERE id = :id

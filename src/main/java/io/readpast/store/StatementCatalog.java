@@ -19,12 +19,25 @@ import java.util.Map;
  * the offline T-SQL check. An engine's <em>flavor</em> (Babelfish, for the SQL Server engine)
  * may give its own version of a fragment in {@code sql/<engine>/include/<flavor>/<name>.sql}:
  * the forms only that flavor needs stay there, out of the text the real engine runs.
+ * <p>
+ * A fragment may be a template: {@code {{name}}} or {@code {{name|default}}} in its text is
+ * filled from lines {@code -- with name: expression} right after the include line (they pass
+ * on to the fragments it includes). A template is not SQL of its own, so the offline check
+ * parses the statements it is expanded into (StatementIncludeTest); a name the template does
+ * not know, or a slot without a value or default, fails the load. The move of a finished job
+ * into the archive or the dead letters is one such template per engine ({@code moved_into.sql}:
+ * one column list for every mover).
  */
 public final class StatementCatalog {
 
     /** The include directive: a whole line, {@code -- include: name.sql}. */
     static final java.util.regex.Pattern INCLUDE =
             java.util.regex.Pattern.compile("(?m)^[ \\t]*-- include: ([a-z0-9_]+\\.sql)[ \\t]*$");
+    /** A value for a template's slot: a whole line {@code -- with name: expression} after an include. */
+    static final java.util.regex.Pattern WITH =
+            java.util.regex.Pattern.compile("\\r?\\n[ \\t]*-- with ([a-z_]+): ([^\\r\\n]+?)[ \\t]*(?=\\r?\\n|$)");
+    /** A template's slot: {@code {{name}}} or {@code {{name|default}}}. */
+    static final java.util.regex.Pattern SLOT = java.util.regex.Pattern.compile("\\{\\{([a-z_]+)(?:\\|([^}]*))?\\}\\}");
     private static final int MAX_INCLUDE_DEPTH = 4;
 
     /**
@@ -83,6 +96,15 @@ public final class StatementCatalog {
 
     /** The text with every include line replaced by its fragment (fragments may include others). */
     static String expand(Engine engine, String flavor, String from, String text, int depth, List<String> missing) {
+        String out = expandIncludes(engine, flavor, from, text, depth, missing);
+        if (depth == 0 && SLOT.matcher(out).find()) {
+            missing.add("a value for every {{slot}} of the templates " + from + " includes (-- with name: ...)");
+        }
+        return out;
+    }
+
+    private static String expandIncludes(Engine engine, String flavor, String from, String text, int depth,
+            List<String> missing) {
         java.util.regex.Matcher m = INCLUDE.matcher(text);
         if (!m.find()) {
             return text;
@@ -94,6 +116,15 @@ public final class StatementCatalog {
         int last = 0;
         do {
             String name = m.group(1);
+            Map<String, String> values = new java.util.LinkedHashMap<>();
+            java.util.regex.Matcher with = WITH.matcher(text);
+            int end = m.end();
+            with.region(end, text.length());
+            while (with.lookingAt()) {
+                values.put(with.group(1), with.group(2));
+                end = with.end();
+                with.region(end, text.length());
+            }
             String fragment = null;
             String fragmentPath = null;
             if (flavor != null) {
@@ -108,12 +139,39 @@ public final class StatementCatalog {
             if (fragment == null) {
                 missing.add(fragmentPath + " (included by " + from + ")");
             } else {
-                String body = expand(engine, flavor, fragmentPath, fragment, depth + 1, missing).stripTrailing();
+                String body = expandIncludes(engine, flavor, fragmentPath, fragment, depth + 1, missing).stripTrailing();
+                if (!values.isEmpty()) {
+                    body = fill(body, values, fragmentPath + " (included by " + from + ")", missing);
+                }
                 out.append("-- from include/").append(name).append('\n').append(body);
             }
-            last = m.end();
-        } while (m.find());
+            last = end;
+        } while (m.find(last));
         return out.append(text, last, text.length()).toString();
+    }
+
+    /** The template's slots filled from {@code values}; an unknown name or a slot left empty is reported. */
+    private static String fill(String template, Map<String, String> values, String where, List<String> missing) {
+        java.util.Set<String> known = new java.util.HashSet<>();
+        java.util.regex.Matcher slot = SLOT.matcher(template);
+        StringBuilder out = new StringBuilder(template.length() + 256);
+        while (slot.find()) {
+            String name = slot.group(1);
+            known.add(name);
+            String value = values.containsKey(name) ? values.get(name) : slot.group(2);
+            if (value == null) {
+                missing.add("a value for {{" + name + "}} in " + where);
+                value = slot.group();
+            }
+            slot.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(value));
+        }
+        slot.appendTail(out);
+        for (String name : values.keySet()) {
+            if (!known.contains(name)) {
+                missing.add("no slot {{" + name + "}} in " + where);
+            }
+        }
+        return out.toString();
     }
 
     public static String resourcePath(Engine engine, Stmt stmt) {

@@ -66,31 +66,18 @@ WHERE j.status IN (1, 2)
 
 -- include: moved_job_delete.sql
 
-INSERT INTO readpast_job_archive (
-    id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
-    due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
-    started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
-    batch_id, has_dependents
-)
-SELECT
-    m.id, m.queue, m.type, m.payload, m.tags, m.idempotency_key, m.priority, 3, m.attempt,
-    m.max_attempts, m.due_at, m.worker_id, m.progress, m.last_error, i.result, m.created_by,
-    COALESCE(@modified_by, m.modified_by), m.created_at, m.started_at, SYSUTCDATETIME(), SYSUTCDATETIME(),
-    m.lease_id, m.errors, m.webhook_url, m.group_key, m.traceparent, m.tracestate, m.fairness_key,
-    m.batch_id, m.has_dependents
-FROM @moved AS m
-INNER JOIN @item AS i ON m.id = i.id AND m.lease_id = i.lease_id
--- kept in the archive unless its queue deletes succeeded jobs (onSuccess delete); a job of a
--- batch, or one that others wait on, is kept all the same (its batch and dependants read it)
-WHERE
-    m.batch_id IS NOT NULL
-    OR m.has_dependents = 1
-    -- the queue's setting, read without a lock (NOLOCK): this batch holds the job rows, and a
-    -- claim holds queue rows while it waits for job rows (N1); while a PUT of the queue is in
-    -- flight either value is right
-    OR NOT EXISTS (
-        SELECT 1 FROM readpast_queue AS q WITH (NOLOCK)
-        WHERE q.name = m.queue AND q.delete_succeeded = 1
-    );
+-- Kept in the archive unless its queue deletes succeeded jobs (onSuccess delete); a job of a
+-- batch, or one that others wait on, is kept all the same (its batch and dependants read it).
+-- The queue's setting is read without a lock (NOLOCK): this statement holds the job rows, and a
+-- claim holds queue rows while it waits for job rows (N1); while a PUT of the queue is in
+-- flight either value is right.
+-- include: moved_into.sql
+-- with into: readpast_job_archive
+-- with from: @moved AS m INNER JOIN @item AS i ON m.id = i.id AND m.lease_id = i.lease_id
+-- with status: 3
+-- with result: i.result
+-- with modified_by: COALESCE(@modified_by, m.modified_by)
+-- with where: WHERE m.batch_id IS NOT NULL OR m.has_dependents = 1 OR NOT EXISTS (SELECT 1 FROM readpast_queue AS q WITH (NOLOCK) WHERE q.name = m.queue AND q.delete_succeeded = 1)
+;
 
 -- include: moved_job_webhook.sql

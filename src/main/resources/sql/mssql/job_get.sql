@@ -24,8 +24,8 @@ SELECT
     due_at, worker_id, lease_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
     last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
     CAST(NULL AS bigint), CAST(NULL AS bigint), webhook_url, CAST(NULL AS datetime2(6)), group_key, traceparent, tracestate, fairness_key,
-    batch_id, has_dependents, 0, CAST(NULL AS int), CAST(NULL AS datetime2(6)),
-    CAST(NULL AS nvarchar(max))
+    batch_id, has_dependents, 0, timeout_seconds, CAST(NULL AS datetime2(6)),
+    retry_policy
 FROM readpast_job_archive
 WHERE id = @id
 UNION ALL
@@ -34,7 +34,7 @@ SELECT
     due_at, worker_id, lease_id, NULL, NULL, NULL, progress, CAST(0 AS bit),
     last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
     CAST(NULL AS bigint), CAST(NULL AS bigint), webhook_url, CAST(NULL AS datetime2(6)), group_key, traceparent, tracestate, fairness_key,
-    batch_id, has_dependents, 0, CAST(NULL AS int), CAST(NULL AS datetime2(6)),
-    CAST(NULL AS nvarchar(max))
+    batch_id, has_dependents, 0, timeout_seconds, CAST(NULL AS datetime2(6)),
+    retry_policy
 FROM readpast_job_dead
 WHERE id = @id;

@@ -33,8 +33,8 @@ FROM (
         CAST(0 AS bit) AS cancel_requested, a.last_error, a.result, a.created_by,
         a.modified_by, a.created_at, a.started_at, a.updated_at, a.finished_at, a.webhook_url,
         CAST(NULL AS datetime2(6)) AS expires_at, a.group_key, a.traceparent, a.tracestate,
-        a.fairness_key, a.batch_id, CAST(NULL AS int) AS timeout_seconds,
-        CAST(NULL AS datetime2(6)) AS deadline_at, CAST(NULL AS nvarchar(max)) AS retry_policy
+        a.fairness_key, a.batch_id, a.timeout_seconds,
+        CAST(NULL AS datetime2(6)) AS deadline_at, a.retry_policy
     FROM readpast_job_archive AS a
     UNION ALL
     SELECT
@@ -45,8 +45,8 @@ FROM (
         CAST(0 AS bit) AS cancel_requested, d.last_error, d.result, d.created_by,
         d.modified_by, d.created_at, d.started_at, d.updated_at, d.finished_at, d.webhook_url,
         CAST(NULL AS datetime2(6)) AS expires_at, d.group_key, d.traceparent, d.tracestate,
-        d.fairness_key, d.batch_id, CAST(NULL AS int) AS timeout_seconds,
-        CAST(NULL AS datetime2(6)) AS deadline_at, CAST(NULL AS nvarchar(max)) AS retry_policy
+        d.fairness_key, d.batch_id, d.timeout_seconds,
+        CAST(NULL AS datetime2(6)) AS deadline_at, d.retry_policy
     FROM readpast_job_dead AS d
 ) AS u
 WHERE (@after IS NULL OR u.id < @after)

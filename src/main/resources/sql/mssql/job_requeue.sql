@@ -32,7 +32,9 @@ DECLARE @source TABLE (
     traceparent varchar(55) NULL,
     tracestate varchar(512) NULL,
     fairness_key nvarchar(200) NULL,
-    batch_id bigint NULL
+    batch_id bigint NULL,
+    timeout_seconds int NULL,
+    retry_policy nvarchar(max) NULL
 );
 
 DECLARE @group_key nvarchar(200);
@@ -45,11 +47,13 @@ OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.attempt, deleted.max_attempts, deleted.last_error,
     deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key,
-    deleted.traceparent, deleted.tracestate, deleted.fairness_key, deleted.batch_id
+    deleted.traceparent, deleted.tracestate, deleted.fairness_key, deleted.batch_id, deleted.timeout_seconds,
+    deleted.retry_policy
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, attempt, max_attempts, last_error,
-    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id
+    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id,
+    timeout_seconds, retry_policy
 )
 WHERE id = @id;
 
@@ -58,11 +62,13 @@ OUTPUT
     deleted.id, deleted.queue, deleted.type, deleted.payload, deleted.tags,
     deleted.idempotency_key, deleted.priority, deleted.attempt, deleted.max_attempts, deleted.last_error,
     deleted.errors, deleted.created_by, deleted.created_at, deleted.webhook_url, deleted.group_key,
-    deleted.traceparent, deleted.tracestate, deleted.fairness_key, deleted.batch_id
+    deleted.traceparent, deleted.tracestate, deleted.fairness_key, deleted.batch_id, deleted.timeout_seconds,
+    deleted.retry_policy
 INTO @source (
     id, queue, type, payload, tags,
     idempotency_key, priority, attempt, max_attempts, last_error,
-    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id
+    errors, created_by, created_at, webhook_url, group_key, traceparent, tracestate, fairness_key, batch_id,
+    timeout_seconds, retry_policy
 )
 WHERE id = @id
     AND status = 5;
@@ -73,7 +79,7 @@ SELECT @group_key = s.group_key FROM @source AS s;
 INSERT INTO readpast_job (
     id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
     due_at, last_error, errors, created_by, modified_by, created_at, updated_at, webhook_url, group_key,
-    group_seq, traceparent, tracestate, fairness_key, batch_id
+    group_seq, traceparent, tracestate, fairness_key, batch_id, timeout_seconds, retry_policy
 )
 OUTPUT inserted.id INTO @new_job (id)
 SELECT
@@ -81,7 +87,7 @@ SELECT
     s.priority, 0, CASE WHEN @keep_attempts = 1 THEN s.attempt ELSE 0 END, s.max_attempts, SYSUTCDATETIME(), s.last_error, s.errors, s.created_by,
     @modified_by, s.created_at, SYSUTCDATETIME(), s.webhook_url, s.group_key,
     CASE WHEN s.group_key IS NULL THEN NULL ELSE @group_seq END,
-    s.traceparent, s.tracestate, s.fairness_key, s.batch_id
+    s.traceparent, s.tracestate, s.fairness_key, s.batch_id, s.timeout_seconds, s.retry_policy
 FROM @source AS s;
 
 SELECT j.*

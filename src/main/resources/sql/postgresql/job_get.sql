@@ -14,12 +14,12 @@ SELECT id, queue, type, payload, tags, idempotency_key, priority, status, attemp
        due_at, worker_id, lease_id, NULL, NULL, NULL, progress, false,
        last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
        NULL, NULL, webhook_url, CAST(NULL AS timestamptz), group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents, 0,
-       CAST(NULL AS integer), CAST(NULL AS timestamptz), CAST(NULL AS text)
+       timeout_seconds, CAST(NULL AS timestamptz), retry_policy
 FROM readpast_job_archive WHERE id = :id
 UNION ALL
 SELECT id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
        due_at, worker_id, lease_id, NULL, NULL, NULL, progress, false,
        last_error, errors, result, created_by, modified_by, created_at, started_at, updated_at, finished_at,
        NULL, NULL, webhook_url, CAST(NULL AS timestamptz), group_key, traceparent, tracestate, fairness_key, batch_id, has_dependents, 0,
-       CAST(NULL AS integer), CAST(NULL AS timestamptz), CAST(NULL AS text)
+       timeout_seconds, CAST(NULL AS timestamptz), retry_policy
 FROM readpast_job_dead WHERE id = :id

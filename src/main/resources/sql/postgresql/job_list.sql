@@ -22,8 +22,8 @@ SELECT u.* FROM (
            CAST(NULL AS timestamptz), a.progress, false, a.last_error, a.result, a.created_by,
            a.modified_by, a.created_at, a.started_at, a.updated_at, a.finished_at, a.webhook_url,
            CAST(NULL AS timestamptz), a.group_key, a.traceparent, a.tracestate, a.fairness_key,
-           a.batch_id, CAST(NULL AS integer), CAST(NULL AS timestamptz),
-           CAST(NULL AS text)
+           a.batch_id, a.timeout_seconds, CAST(NULL AS timestamptz),
+           a.retry_policy
     FROM readpast_job_archive AS a
     UNION ALL
     SELECT d.id, d.queue, d.type, d.payload, d.tags, d.idempotency_key, d.priority, d.status,
@@ -31,8 +31,8 @@ SELECT u.* FROM (
            CAST(NULL AS timestamptz), d.progress, false, d.last_error, d.result, d.created_by,
            d.modified_by, d.created_at, d.started_at, d.updated_at, d.finished_at, d.webhook_url,
            CAST(NULL AS timestamptz), d.group_key, d.traceparent, d.tracestate, d.fairness_key,
-           d.batch_id, CAST(NULL AS integer), CAST(NULL AS timestamptz),
-           CAST(NULL AS text)
+           d.batch_id, d.timeout_seconds, CAST(NULL AS timestamptz),
+           d.retry_policy
     FROM readpast_job_dead AS d
 ) AS u
 WHERE (CAST(:after AS bigint) IS NULL OR u.id < CAST(:after AS bigint))

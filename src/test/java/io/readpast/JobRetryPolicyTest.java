@@ -91,6 +91,46 @@ class JobRetryPolicyTest {
                 Duration.between(Instant.parse(j.getString("updatedAt")), Instant.parse(j.getString("runAt"))));
     }
 
+    /**
+     * A DEAD job keeps its time limit and retry backoff (the dead-letter table holds them), GET
+     * shows them, and a requeue runs under them again: its next failure waits the policy's delay.
+     * A cancelled one keeps them in the archive the same way.
+     */
+    @Test
+    void aFinishedJobKeepsItsTimeLimitAndBackoffAndARequeueRunsUnderThemAgain() {
+        Map<String, Object> limits = Map.of("delaysSeconds", List.of(100));
+        String id = Jobs.enqueue(Map.of("queue", "rp6", "type", "t", "maxAttempts", 2, "timeoutSeconds", 30,
+                "retry", limits));
+        assertEquals(Duration.ofSeconds(100), failAndWait("rp6", id, Map.of()));
+        given().post("/jobs/" + id + "/run-now").then().statusCode(200);
+        JsonPath c = Jobs.claim(Map.of("workerId", "w", "queues", List.of("rp6"), "limit", 1));
+        given().contentType(ContentType.JSON).body(Map.of("leaseId", c.getString("jobs[0].leaseId"), "error", "boom"))
+                .post("/jobs/" + id + "/fail").then().statusCode(200).body("status", org.hamcrest.Matchers.equalTo("DEAD"));
+        JsonPath dead = given().get("/jobs/" + id).then().statusCode(200).extract().jsonPath();
+        assertEquals("DEAD", dead.getString("status"));
+        assertEquals(30, dead.getInt("timeoutSeconds"));
+        assertEquals(Map.of("delaysSeconds", List.of(100)), dead.getMap("retry"));
+        assertEquals(1, given().get("/jobs?queue=rp6&status=DEAD").then().statusCode(200).extract().jsonPath()
+                .getList("jobs").size());
+        assertEquals(30, given().get("/jobs?queue=rp6&status=DEAD").then().extract().jsonPath()
+                .getInt("jobs[0].timeoutSeconds"), "the search shows it too");
+
+        JsonPath requeued = given().contentType(ContentType.JSON).body("{}").post("/jobs/" + id + "/requeue").then()
+                .statusCode(200).extract().jsonPath();
+        assertEquals("PENDING", requeued.getString("status"));
+        assertEquals(30, requeued.getInt("timeoutSeconds"));
+        assertEquals(Map.of("delaysSeconds", List.of(100)), requeued.getMap("retry"));
+        assertEquals(Duration.ofSeconds(100), failAndWait("rp6", id, Map.of()), "the requeued job retries by its policy");
+
+        String other = Jobs.enqueue(Map.of("queue", "rp6", "type", "t", "runAt", "2099-01-01T00:00:00Z",
+                "timeoutSeconds", 45, "retry", limits));
+        given().post("/jobs/" + other + "/cancel").then().statusCode(200);
+        JsonPath cancelled = given().get("/jobs/" + other).then().statusCode(200).extract().jsonPath();
+        assertEquals("CANCELLED", cancelled.getString("status"));
+        assertEquals(45, cancelled.getInt("timeoutSeconds"));
+        assertEquals(Map.of("delaysSeconds", List.of(100)), cancelled.getMap("retry"));
+    }
+
     @Test
     void badPoliciesAre400sThatChangeNothing() {
         String before = TestDb.snapshot();

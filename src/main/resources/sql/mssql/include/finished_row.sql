@@ -11,6 +11,7 @@ SELECT
     {{modified_by|m.modified_by}} AS modified_by, m.created_at, m.started_at,
     SYSUTCDATETIME() AS updated_at, SYSUTCDATETIME() AS finished_at,
     {{lease_id|m.lease_id}} AS lease_id, {{errors|m.errors}} AS errors, m.webhook_url, m.group_key,
-    m.traceparent, m.tracestate, m.fairness_key, m.batch_id, m.has_dependents
+    m.traceparent, m.tracestate, m.fairness_key, m.batch_id, m.has_dependents,
+    m.timeout_seconds, m.retry_policy
 FROM {{from|@moved AS m}}
 {{where|}}

@@ -38,5 +38,7 @@ DECLARE @moved TABLE (
     tracestate varchar(512) NULL,
     fairness_key nvarchar(200) NULL,
     batch_id bigint NULL,
-    has_dependents bit NOT NULL
+    has_dependents bit NOT NULL,
+    timeout_seconds int NULL,
+    retry_policy nvarchar(max) NULL
 );

@@ -12,7 +12,7 @@ OUTPUT
     deleted.cancel_requested, deleted.last_error, deleted.created_by, deleted.modified_by,
     deleted.created_at, deleted.started_at, deleted.updated_at, deleted.errors, deleted.webhook_url,
     deleted.group_key, deleted.traceparent, deleted.tracestate, deleted.fairness_key,
-    deleted.batch_id, deleted.has_dependents
+    deleted.batch_id, deleted.has_dependents, deleted.timeout_seconds, deleted.retry_policy
 INTO @moved (
     id, queue, type, payload, tags,
     idempotency_key, priority, status, attempt,
@@ -20,7 +20,7 @@ INTO @moved (
     lease_seconds, lease_expires_at, heartbeat_at, progress,
     cancel_requested, last_error, created_by, modified_by,
     created_at, started_at, updated_at, errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
-    batch_id, has_dependents
+    batch_id, has_dependents, timeout_seconds, retry_policy
 )
 FROM readpast_job AS j WITH (ROWLOCK, FORCESEEK)
 INNER JOIN @target AS t ON j.id = t.id;

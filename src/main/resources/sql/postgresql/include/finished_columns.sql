@@ -4,4 +4,4 @@
 id, queue, type, payload, tags, idempotency_key, priority, status, attempt, max_attempts,
 due_at, worker_id, progress, last_error, result, created_by, modified_by, created_at,
 started_at, updated_at, finished_at, lease_id, errors, webhook_url, group_key, traceparent,
-tracestate, fairness_key, batch_id, has_dependents
+tracestate, fairness_key, batch_id, has_dependents, timeout_seconds, retry_policy

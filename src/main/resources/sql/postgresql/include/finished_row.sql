@@ -8,5 +8,5 @@ SELECT id, queue, type, payload, tags, idempotency_key, priority, CAST({{status}
        {{result|CAST(NULL AS text)}} AS result, created_by, {{modified_by|modified_by}} AS modified_by,
        created_at, started_at, now() AS updated_at, now() AS finished_at, {{lease_id|lease_id}} AS lease_id,
        {{errors|errors}} AS errors, webhook_url, group_key, traceparent, tracestate, fairness_key,
-       batch_id, has_dependents
+       batch_id, has_dependents, timeout_seconds, retry_policy
 FROM {{from}}

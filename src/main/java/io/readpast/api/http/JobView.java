@@ -127,15 +127,16 @@ public record JobView(
         @Schema(nullable = true, description = "While WAITING: how many of its parents (dependsOn) have not "
                 + "settled yet; null otherwise.", examples = "2")
         Integer parentsLeft,
-        @Schema(nullable = true, description = "The most the job may run from a claim (timeoutSeconds at enqueue); "
-                + "null: no limit.", examples = "300")
+        @Schema(nullable = true, description = "The most the job may run from a claim (timeoutSeconds at enqueue), "
+                + "kept when it finishes and by a requeue; null: no limit.", examples = "300")
         Integer timeoutSeconds,
         @Schema(nullable = true, description = "While LEASED or PROCESSING with a timeoutSeconds: when the current "
                 + "attempt's time is up (claim + timeoutSeconds, database clock); no lease runs past it. Null "
                 + "otherwise.")
         Instant deadlineAt,
         @Schema(nullable = true, implementation = Requests.Retry.class, description = "The job's own retry "
-                + "backoff, as enqueued (defaults filled in); null: its queue's.")
+                + "backoff, as enqueued (defaults filled in), kept when it finishes and by a requeue; null: its "
+                + "queue's.")
         @JsonRawValue String retry) {
 
     @Schema(description = "The error one failed attempt ended with.")

@@ -151,8 +151,8 @@ public interface JobOperatorApi {
     @Tag(name = "Operators")
     @Operation(operationId = "requeueJob", summary = "Requeue a DEAD or CANCELLED job",
             description = "Back to PENDING, due now, with attempts reset (kept with 'keepAttempts': true); an optional "
-                    + "'payload' replaces the old one. "
-                    + "A job of a batch stays in it: the batch counts it again, and is not finished until the job "
+                    + "'payload' replaces the old one and 'queue' moves it into another existing queue. "
+                    + "It keeps its own time limit (timeoutSeconds) and retry backoff. A job of a batch stays in it: the batch counts it again, and is not finished until the job "
                     + "finishes again (a batch fires once). The body is optional." + ApiDocs.ROLE_ADMIN)
     @RequestBody(required = false, description = "Optional: a new payload.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.Requeue.class),

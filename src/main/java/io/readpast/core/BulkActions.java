@@ -99,9 +99,9 @@ public class BulkActions {
     private boolean apply(Action action, long id, Operations.Requeue requeue, String by) {
         try {
             switch (action) {
-                case REQUEUE -> operations.requeue(id, requeue, by);
+                case REQUEUE -> operations.requeue(id, requeue, by, true);
                 case CANCEL -> operations.cancel(id, by, true);
-                case DELETE -> operations.purge(id, by);
+                case DELETE -> operations.purge(id, by, true);
                 default -> throw new IllegalStateException(action.name());
             }
             return true;

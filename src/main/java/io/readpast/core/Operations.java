@@ -61,21 +61,23 @@ public class Operations {
     }
 
     /**
-     * As {@link #cancel(long, String)}; with {@code skipHeld} (a bulk cancel) a job another
-     * transaction holds at this moment (a claim taking it, its worker's acknowledgement) is not
-     * waited for: it is tried once and answered 409, which a bulk action counts as skipped.
+     * As {@link #cancel(long, String)}; {@code inBulk} (a bulk action's job) does not wait for a
+     * job another transaction holds at this moment (a claim taking it, its worker's
+     * acknowledgement): it is tried once and answered 409, which the bulk action counts as
+     * skipped. A bulk action's jobs are logged at DEBUG: the action logs one line for all.
      */
-    public JobRow cancel(long id, String by, boolean skipHeld) {
+    public JobRow cancel(long id, String by, boolean inBulk) {
+        boolean skipHeld = inBulk;
         int tries = skipHeld ? 1 : TRIES;
         for (int attempt = 0; attempt < tries; attempt++) {
             Optional<JobRow> done = store.jobCancelPending(id, by, skipHeld);
             if (done.isPresent()) {
-                LOG.infof("Job %d cancelled by %s", id, Audit.who(by));
+                audit(inBulk, "Job %d cancelled by %s", id, Audit.who(by));
                 return outcomes.counted(done.get(), false);
             }
             Optional<JobRow> flagged = store.jobCancelRequest(id, by, skipHeld);
             if (flagged.isPresent()) {
-                LOG.infof("Cancel of running job %d requested by %s", id, Audit.who(by));
+                audit(inBulk, "Cancel of running job %d requested by %s", id, Audit.who(by));
                 return flagged.get();
             }
             JobRow job = get(id);
@@ -103,6 +105,11 @@ public class Operations {
 
     /** DEAD or CANCELLED back to PENDING with attempts reset, changed as {@code changes} says. */
     public JobRow requeue(long id, Requeue changes, String by) {
+        return requeue(id, changes, by, false);
+    }
+
+    /** As {@link #requeue(long, Requeue, String)}; {@code inBulk}: logged at DEBUG. */
+    public JobRow requeue(long id, Requeue changes, String by, boolean inBulk) {
         String payload = changes.payload();
         boolean keepAttempts = changes.keepAttempts();
         Optional<JobRow> requeued;
@@ -115,7 +122,7 @@ public class Operations {
             }
             throw e;
         }
-        requeued.ifPresent(j -> LOG.infof("Job %d requeued by %s%s%s%s", id, Audit.who(by),
+        requeued.ifPresent(j -> audit(inBulk, "Job %d requeued by %s%s%s%s", id, Audit.who(by),
                 payload == null ? "" : " with a new payload", keepAttempts ? ", attempts kept" : "",
                 changes.queue() == null ? "" : ", into queue " + changes.queue()));
         return requeued.orElseThrow(() -> {
@@ -163,12 +170,26 @@ public class Operations {
 
     /** Deletes a finished job for good. */
     public void purge(long id, String by) {
+        purge(id, by, false);
+    }
+
+    /** As {@link #purge(long, String)}; {@code inBulk}: logged at DEBUG. */
+    public void purge(long id, String by, boolean inBulk) {
         if (store.jobPurge(id)) {
-            LOG.infof("Job %d deleted by %s", id, Audit.who(by));
+            audit(inBulk, "Job %d deleted by %s", id, Audit.who(by));
         } else {
             JobStatus status = JobStatus.of(get(id));
             throw new BrokerException(BrokerException.Kind.STATE_CONFLICT,
                     "Job " + id + " is " + status + "; cancel it first, only finished jobs can be deleted.");
+        }
+    }
+
+    /** An operator's change of one job: INFO, or DEBUG when a bulk action (logged once for all) made it. */
+    private static void audit(boolean inBulk, String format, Object... args) {
+        if (inBulk) {
+            LOG.debugf(format, args);
+        } else {
+            LOG.infof(format, args);
         }
     }
 }

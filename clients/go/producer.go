@@ -30,6 +30,11 @@ type EnqueueRequest struct {
 	Tracestate      string
 	Timeout         time.Duration // the most it may run from its claim (whole seconds): no lease runs past that
 	Retry           *Retry        // its own retry backoff, in place of its queue's
+	// DebounceKey with Debounce: the first enqueue opens a window and the job runs at its end;
+	// another with the same key inside it replaces that job's payload and priority (Created false).
+	// Single enqueues only, without IdempotencyKey, UniqueFor, GroupKey, DependsOn, RunAt or Delay.
+	DebounceKey string
+	Debounce    time.Duration // the debounce window (whole seconds, 1 s to 24 h)
 }
 
 // Retry is a job's own backoff: BaseSeconds (with Factor, CapSeconds, Jitter), or DelaysSeconds.
@@ -106,6 +111,12 @@ func (r EnqueueRequest) MarshalJSON() ([]byte, error) {
 	if r.Retry != nil {
 		m["retry"] = r.Retry
 	}
+	if r.DebounceKey != "" {
+		m["debounceKey"] = r.DebounceKey
+	}
+	if r.Debounce > 0 {
+		m["debounceSeconds"] = seconds(r.Debounce)
+	}
 	return json.Marshal(m)
 }
 
@@ -158,8 +169,8 @@ func (j *Job) Decode(v any) error {
 	return json.Unmarshal(j.Payload, v)
 }
 
-// Enqueued is the answer to an enqueue. Created is false when an idempotency key or a
-// uniqueFor window matched an existing job, which Job then is.
+// Enqueued is the answer to an enqueue. Created is false when an idempotency key, a
+// uniqueFor window or a debounce window matched an existing job, which Job then is.
 type Enqueued struct {
 	Job     Job
 	Created bool

@@ -16,7 +16,7 @@ _FIELDS = {  # keyword argument -> POST /jobs field
     "expires_at": "expiresAt", "group_key": "groupKey", "fairness_key": "fairnessKey",
     "depends_on": "dependsOn", "on_parent_failure": "onParentFailure", "webhook_url": "webhookUrl",
     "traceparent": "traceparent", "tracestate": "tracestate", "timeout": "timeoutSeconds",
-    "retry": "retry",
+    "retry": "retry", "debounce_key": "debounceKey", "debounce": "debounceSeconds",
 }
 
 
@@ -40,7 +40,11 @@ def job(queue: str, type: str, payload: Any = None, **options: Any) -> Dict[str,
     expires_at, group_key, fairness_key, depends_on ({"jobs": [...], "batches": [...]}, or a list
     of job ids), on_parent_failure ("cancel" or "run"), webhook_url, traceparent, tracestate,
     timeout (the most the job may run from its claim: seconds or timedelta), retry (its own backoff:
-    {"baseSeconds", "factor", "capSeconds", "jitter"} or {"delaysSeconds": [...]})."""
+    {"baseSeconds", "factor", "capSeconds", "jitter"} or {"delaysSeconds": [...]}), debounce_key with
+    debounce (seconds or timedelta): the first enqueue opens a window and the job runs at its end;
+    another with the same key inside it replaces that job's payload and priority (created False).
+    Debounce is for single enqueues, without idempotency_key, unique_for, group_key, depends_on,
+    run_at or delay."""
     body: Dict[str, Any] = {"queue": queue, "type": type}
     if payload is not None:
         body["payload"] = payload
@@ -49,7 +53,7 @@ def job(queue: str, type: str, payload: Any = None, **options: Any) -> Dict[str,
             raise TypeError(f"unknown job option {name!r}; known: {', '.join(sorted(_FIELDS))}")
         if value is None:
             continue
-        if name in ("delay", "unique_for", "timeout"):
+        if name in ("delay", "unique_for", "timeout", "debounce"):
             value = _seconds(value)
         elif name in ("run_at", "expires_at"):
             value = _instant(value)
@@ -63,8 +67,8 @@ def job(queue: str, type: str, payload: Any = None, **options: Any) -> Dict[str,
 
 @dataclass
 class Enqueued:
-    """The answer to an enqueue: ``created`` is False when an idempotency key or uniqueFor window
-    matched an existing job, which ``job`` then is."""
+    """The answer to an enqueue: ``created`` is False when an idempotency key, uniqueFor window or
+    debounce window matched an existing job, which ``job`` then is."""
     id: str
     status: str
     created: bool

@@ -70,11 +70,19 @@ export interface NewJob {
   timeoutSeconds?: number;
   /** Its own retry backoff, in place of its queue's: exponential, or the delays themselves. */
   retry?: { baseSeconds: number; factor?: number; capSeconds?: number; jitter?: boolean } | { delaysSeconds: number[] };
+  /**
+   * Debounce, with debounceSeconds: the first enqueue opens a window and the job runs at its end;
+   * another with the same key inside it replaces that job's payload and priority (created: false).
+   * Single enqueues only, without idempotencyKey, uniqueFor, groupKey, dependsOn, runAt or delaySeconds.
+   */
+  debounceKey?: string;
+  /** The debounce window, in seconds (1-86400). */
+  debounceSeconds?: number;
 }
 
 export interface Enqueued {
   job: JobView;
-  /** False when an idempotency key or uniqueFor window matched an existing job. */
+  /** False when an idempotency key, uniqueFor window or debounce window matched an existing job. */
   created: boolean;
 }
 

@@ -179,6 +179,9 @@ func produce(c *readpast.Client) int {
 	u := must(c.Enqueue(ctx, uniq))
 	v := must(c.Enqueue(ctx, uniq))
 	out("unique", u.Job.ID, v.Job.ID, v.Created)
+	d1 := must(c.Enqueue(ctx, readpast.EnqueueRequest{Queue: queue, Type: "deb", Payload: map[string]int{"d": 1}, DebounceKey: queue + "-deb", Debounce: time.Hour}))
+	d2 := must(c.Enqueue(ctx, readpast.EnqueueRequest{Queue: queue, Type: "deb", Payload: map[string]int{"d": 2}, DebounceKey: queue + "-deb", Debounce: time.Hour}))
+	out("debounce", d1.Job.ID, d1.Created, d2.Job.ID, d2.Created)
 	items := must(c.EnqueueMany(ctx, []readpast.EnqueueRequest{
 		{Queue: queue, Type: "m", Payload: map[string]int{"i": 0}, Delay: time.Hour, Priority: 2},
 		{Queue: "bad queue!", Type: "m"},

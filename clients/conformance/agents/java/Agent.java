@@ -147,6 +147,9 @@ public class Agent {
         Producer.Enqueued u = p.enqueue(uniq);
         Producer.Enqueued v = p.enqueue(uniq);
         out("unique", u.id(), v.id(), v.created());
+        Producer.Enqueued d1 = p.enqueue(NewJob.of(QUEUE, "deb").payload(Map.of("d", 1)).debounce(QUEUE + "-deb", Duration.ofHours(1)));
+        Producer.Enqueued d2 = p.enqueue(NewJob.of(QUEUE, "deb").payload(Map.of("d", 2)).debounce(QUEUE + "-deb", Duration.ofHours(1)));
+        out("debounce", d1.id(), d1.created(), d2.id(), d2.created());
         List<Producer.ItemResult> items = p.enqueueMany(List.of(
                 NewJob.of(QUEUE, "m").payload(Map.of("i", 0)).delay(Duration.ofHours(1)).priority(2),
                 NewJob.of("bad queue!", "m"),

@@ -124,6 +124,9 @@ def produce():
     u = p.enqueue(QUEUE, "uniq", {"u": 1}, unique_for=600, delay=3600)
     v = p.enqueue(QUEUE, "uniq", {"u": 1}, unique_for=600, delay=3600)
     out("unique", u.id, v.id, str(v.created).lower())
+    d1 = p.enqueue(QUEUE, "deb", {"d": 1}, debounce_key=QUEUE + "-deb", debounce=3600)
+    d2 = p.enqueue(QUEUE, "deb", {"d": 2}, debounce_key=QUEUE + "-deb", debounce=datetime.timedelta(hours=1))
+    out("debounce", d1.id, str(d1.created).lower(), d2.id, str(d2.created).lower())
     items = p.enqueue_many([readpast.job(QUEUE, "m", {"i": 0}, delay=3600, priority=2),
                             readpast.job("bad queue!", "m"),
                             readpast.job(QUEUE, "m", {"i": 2}, delay=3600, fairness_key="tenant-2")])

@@ -85,6 +85,9 @@ async function produce(): Promise<number> {
   const u = await p.enqueue(uniq);
   const v = await p.enqueue(uniq);
   out('unique', u.job.id, v.job.id, v.created);
+  const d1 = await p.enqueue({ queue: QUEUE, type: 'deb', payload: { d: 1 }, debounceKey: `${QUEUE}-deb`, debounceSeconds: 3600 });
+  const d2 = await p.enqueue({ queue: QUEUE, type: 'deb', payload: { d: 2 }, debounceKey: `${QUEUE}-deb`, debounceSeconds: 3600 });
+  out('debounce', d1.job.id, d1.created, d2.job.id, d2.created);
   const items = await p.enqueueMany([
     { queue: QUEUE, type: 'm', payload: { i: 0 }, delaySeconds: 3600, priority: 2 },
     { queue: 'bad queue!', type: 'm' },

@@ -82,6 +82,17 @@ public final class NewJob {
         return set("groupKey", key);
     }
 
+    /**
+     * Debounce: the first enqueue with {@code key} opens a window of {@code window} (whole seconds,
+     * 1 s to 24 h) and the job runs at its end; another with the same key inside it replaces that
+     * job's payload and priority (not created). Single enqueues only, without idempotencyKey,
+     * uniqueFor, groupKey, dependsOn, runAt or delay.
+     */
+    public NewJob debounce(String key, Duration window) {
+        set("debounceKey", key);
+        return set("debounceSeconds", Math.round(window.toMillis() / 1000.0));
+    }
+
     /** The most it may run from its claim: no lease runs past that (whole seconds). */
     public NewJob timeout(Duration limit) {
         return set("timeoutSeconds", Math.round(limit.toMillis() / 1000.0));

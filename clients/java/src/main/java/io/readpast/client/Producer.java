@@ -14,7 +14,7 @@ import java.util.Map;
  */
 public final class Producer {
 
-    /** The answer to an enqueue: {@code created} is false when an idempotency key or uniqueFor window matched. */
+    /** The answer to an enqueue: {@code created} is false when an idempotency key, uniqueFor or debounce window matched. */
     public record Enqueued(JobView job, boolean created) {
         public String id() {
             return job.id();

@@ -23,6 +23,8 @@ public final class SqlServerDialect implements Dialect {
 
     /** OPENJSON, which the statements use for JSON arrays, needs compatibility level 130. */
     static final int MIN_COMPATIBILITY_LEVEL = 130;
+    /** STRING_AGG (the error history, ack-and-claim's answer) needs SQL Server 2017, major version 14. */
+    static final int MIN_MAJOR_VERSION = 14;
 
     /**
      * Babelfish for PostgreSQL speaks T-SQL over TDS but lacks a few documented forms (NEXT
@@ -90,7 +92,8 @@ public final class SqlServerDialect implements Dialect {
     }
 
     /**
-     * Refuses a database whose compatibility level is below 130 (OPENJSON is missing there), and
+     * Refuses SQL Server before 2017 (no STRING_AGG; review 2's L1) and a database whose
+     * compatibility level is below 130 (OPENJSON is missing there), and
      * logs the level and whether READ_COMMITTED_SNAPSHOT is on. The level alone decides on SQL
      * Server; an engine that reports a lower level but has OPENJSON (Babelfish reports its own
      * numbers) is let through, with the level in the log line.
@@ -100,9 +103,11 @@ public final class SqlServerDialect implements Dialect {
         int level;
         boolean rcsi;
         String version;
+        int edition;
         try (Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT d.compatibility_level, d.is_read_committed_snapshot_on, "
-                     + "CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) "
+                     + "CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)), "
+                     + "CAST(SERVERPROPERTY('EngineEdition') AS int) "
                      + "FROM sys.databases AS d WHERE d.name = DB_NAME()")) {
             if (!rs.next()) {
                 throw new io.readpast.config.StartupFailure("SQL Server: the current database is not in sys.databases");
@@ -110,8 +115,13 @@ public final class SqlServerDialect implements Dialect {
             level = rs.getInt(1);
             rcsi = rs.getBoolean(2);
             version = rs.getString(3);
+            edition = rs.getInt(4);
         }
         flavor = isBabelfish(c) ? BABELFISH : null;
+        String tooOld = flavor == null ? versionRefusal(version, edition) : null;
+        if (tooOld != null) {
+            throw new io.readpast.config.StartupFailure(tooOld);
+        }
         if (level < MIN_COMPATIBILITY_LEVEL && !hasOpenJson(c)) {
             throw new io.readpast.config.StartupFailure("SQL Server database compatibility level is " + level
                     + "; Readpast needs " + MIN_COMPATIBILITY_LEVEL + " or higher (OPENJSON). "
@@ -121,6 +131,28 @@ public final class SqlServerDialect implements Dialect {
                 flavor == null ? "" : " (" + flavor + ")", level,
                 rcsi ? "ON" : "OFF",
                 rcsi ? " (queue reads take real locks with READCOMMITTEDLOCK, as they must under RCSI)" : "");
+    }
+
+    /**
+     * Why this SQL Server is too old for the statements, or null: a boxed product before 2017
+     * (major version 14). Azure SQL Database and Managed Instance (engine editions 5 and 8)
+     * report major version 12 and always run the current engine, so they pass.
+     */
+    static String versionRefusal(String productVersion, int engineEdition) {
+        if (engineEdition == 5 || engineEdition == 8 || productVersion == null) {
+            return null;
+        }
+        int major;
+        try {
+            major = Integer.parseInt(productVersion.strip().split("\\.")[0]);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        if (major >= MIN_MAJOR_VERSION) {
+            return null;
+        }
+        return "SQL Server " + productVersion + " is too old: Readpast needs SQL Server 2017 (14.x) or later "
+                + "(STRING_AGG), or Azure SQL.";
     }
 
     private static boolean isBabelfish(Connection c) throws SQLException {

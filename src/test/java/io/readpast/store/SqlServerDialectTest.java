@@ -20,6 +20,19 @@ class SqlServerDialectTest {
         return dialect.classify(new SQLException("error " + errorCode, sqlState, errorCode));
     }
 
+    /** Review 2's L1: STRING_AGG needs 2017; Azure SQL reports major version 12 and is current. */
+    @Test
+    void sqlServerBefore2017IsRefusedAndAzureSqlIsNot() {
+        org.junit.jupiter.api.Assertions.assertNotNull(SqlServerDialect.versionRefusal("13.0.6300.2", 3));
+        org.junit.jupiter.api.Assertions.assertTrue(SqlServerDialect.versionRefusal("13.0.6300.2", 2)
+                .contains("2017 (14.x) or later"));
+        org.junit.jupiter.api.Assertions.assertNull(SqlServerDialect.versionRefusal("14.0.3465.1", 3));
+        org.junit.jupiter.api.Assertions.assertNull(SqlServerDialect.versionRefusal("16.0.4135.4", 4));
+        org.junit.jupiter.api.Assertions.assertNull(SqlServerDialect.versionRefusal("12.0.2000.8", 5), "Azure SQL Database");
+        org.junit.jupiter.api.Assertions.assertNull(SqlServerDialect.versionRefusal("12.0.2000.8", 8), "Azure SQL Managed Instance");
+        org.junit.jupiter.api.Assertions.assertNotNull(SqlServerDialect.versionRefusal("12.0.6024.0", 3), "boxed 2014");
+    }
+
     @Test
     void deadlocksConflictsAndLockTimeoutsAreRetried() {
         // 1222: the connection's lock timeout; 51205/51222: job_group_lock's deadlock and timeout

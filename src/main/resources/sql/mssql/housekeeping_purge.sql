@@ -2,7 +2,11 @@
 -- that only grow otherwise: records of fired schedule slots older than @fire_older_than_ms
 -- (slots only ever fire forward, so old records guard nothing), uniqueness keys whose window
 -- ran out, and webhook deliveries DELIVERED more than @delivered_older_than_ms or DEAD more
--- than @dead_older_than_ms ago. Rows another instance is deleting are skipped (READPAST,
+-- than @dead_older_than_ms ago, and the per-key window counts of fair queues
+-- (readpast_key_rate) whose window has passed, or whose queue no longer limits its keys: a claim
+-- reads only its key's count of the current window, so they count nothing (a queue row another
+-- transaction holds leaves its keys for a later pass). Rows another instance is deleting, or a
+-- claim is counting, are skipped (READPAST,
 -- ROWLOCK, READ COMMITTED; READCOMMITTEDLOCK, without which READPAST is refused under RCSI). Cutoffs are computed as in archive_purge_old (bigint split into
 -- days and milliseconds, clamped). Deleted keys go OUTPUT ... INTO table variables; one row of
 -- counts comes back.
@@ -13,6 +17,8 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 DECLARE @fires TABLE (fired_at datetime2(6) NOT NULL);
 DECLARE @unique_keys TABLE (expires_at datetime2(6) NOT NULL);
 DECLARE @webhooks TABLE (id bigint NOT NULL);
+DECLARE @key_rates TABLE (queue nvarchar(200) NOT NULL);
+DECLARE @now_ms bigint = DATEDIFF_BIG(MILLISECOND, CAST('1970-01-01' AS datetime2(6)), SYSUTCDATETIME());
 
 DECLARE @fire_cutoff datetime2(6) = CASE
     WHEN @fire_older_than_ms <= 0 THEN SYSUTCDATETIME()
@@ -68,7 +74,17 @@ WHERE (status = 2 AND updated_at < @delivered_cutoff)
     OR (status = 3 AND updated_at < @dead_cutoff)
 OPTION (RECOMPILE);
 
+DELETE TOP (@limit) r
+OUTPUT deleted.queue INTO @key_rates (queue)
+FROM readpast_key_rate AS r WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
+INNER JOIN readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK) ON r.queue = q.name
+WHERE
+    q.key_rate_limit IS NULL
+    OR r.rate_window < @now_ms / q.key_rate_period_ms
+OPTION (RECOMPILE);
+
 SELECT
     (SELECT COUNT(*) FROM @fires) AS fires,
     (SELECT COUNT(*) FROM @unique_keys) AS unique_keys,
-    (SELECT COUNT(*) FROM @webhooks) AS webhooks;
+    (SELECT COUNT(*) FROM @webhooks) AS webhooks,
+    (SELECT COUNT(*) FROM @key_rates) AS key_rates;

@@ -15,7 +15,7 @@ IF @skip_locked = 1
 BEGIN
     INSERT INTO @target (id)
     SELECT j.id
-    FROM readpast_job AS j WITH (UPDLOCK, ROWLOCK, READPAST)
+    FROM readpast_job AS j WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
     WHERE j.id = @id
         AND j.status IN (0, 6, 7);
 END

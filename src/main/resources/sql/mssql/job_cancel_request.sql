@@ -16,7 +16,7 @@ BEGIN
         modified_by = @modified_by,
         updated_at = SYSUTCDATETIME()
     OUTPUT inserted.id INTO @updated (id)
-    FROM readpast_job AS j WITH (ROWLOCK, UPDLOCK, READPAST)
+    FROM readpast_job AS j WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
     WHERE j.id = @id
         AND j.status IN (1, 2);
 END

@@ -13,7 +13,10 @@ import java.time.Instant;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Housekeeping deletes old fire records, run-out uniqueness keys and old deliveries, and nothing else. */
+/**
+ * Housekeeping deletes old fire records, run-out uniqueness keys, old deliveries and the per-key
+ * window counts of fair queues that count nothing any more, and nothing else.
+ */
 @QuarkusTest
 class HousekeepingTest {
 
@@ -52,6 +55,32 @@ class HousekeepingTest {
         assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_unique_key WHERE unique_key = 'h:live'"));
         assertEquals(4, TestDb.count("SELECT count(*) FROM readpast_webhook"));
         assertEquals(2, TestDb.count("SELECT count(*) FROM readpast_webhook WHERE status = 0"), "pending ones stay");
+        assertEquals(0, housekeeping.runOnce());
+    }
+
+    /**
+     * Review 2's L7: a fair queue's per-key window counts (readpast_key_rate) are deleted once
+     * their window has passed, or once their queue no longer limits its keys; the current
+     * window's stay (the claim reads them).
+     */
+    @Test
+    void perKeyWindowCountsGoOnceTheyCountNothing() {
+        TestDb.exec("DELETE FROM readpast_key_rate");  // (TestDb.clean leaves this table alone)
+        io.restassured.RestAssured.given().contentType(io.restassured.http.ContentType.JSON)
+                .body("{\"keyRateLimit\":5,\"keyRatePeriodSeconds\":86400}").put("/queues/kr").then().statusCode(200);
+        io.restassured.RestAssured.given().contentType(io.restassured.http.ContentType.JSON)
+                .body("{}").put("/queues/kr-plain").then().statusCode(200);
+        long window = store.dbNow().toEpochMilli() / 86_400_000L;
+        TestDb.exec("INSERT INTO readpast_key_rate (queue, fairness_key, rate_window, claims) VALUES ('kr', 'old', ?, 3)",
+                window - 1);
+        TestDb.exec("INSERT INTO readpast_key_rate (queue, fairness_key, rate_window, claims) VALUES ('kr', 'now', ?, 2)",
+                window);
+        TestDb.exec("INSERT INTO readpast_key_rate (queue, fairness_key, rate_window, claims) VALUES ('kr-plain', 'x', ?, 1)",
+                window);
+        assertEquals(2, housekeeping.runOnce(), "the passed window's count and the count of a queue without the limit");
+        assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_key_rate"));
+        assertEquals(2, TestDb.count("SELECT claims FROM readpast_key_rate WHERE queue = 'kr' AND fairness_key = 'now'"),
+                "the current window's count stays");
         assertEquals(0, housekeeping.runOnce());
     }
 }

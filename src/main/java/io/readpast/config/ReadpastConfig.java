@@ -329,8 +329,9 @@ public interface ReadpastConfig {
         int batch();
 
         /**
-         * How often each instance deletes old schedule fire records, run-out uniqueness keys and
-         * finished webhook deliveries (one statement per pass).
+         * How often each instance deletes old schedule fire records, run-out uniqueness keys,
+         * finished webhook deliveries and fair queues' per-key window counts of passed windows
+         * (one statement per pass).
          */
         @WithDefault("5m")
         String housekeepingInterval();

@@ -48,7 +48,7 @@ public class HousekeepingTask extends PeriodicTask {
         do {
             MaintenanceStore.Purged n = store.housekeepingPurge(ages);
             total += n.total();
-            full = n.fires() >= batch || n.uniqueKeys() >= batch || n.webhooks() >= batch;
+            full = n.full(batch);
         } while (full);
         // a job that came back to pending without a key into a fair queue (leased while the queue
         // became fair, or stored by an enqueue in flight just then) joins the key '' here

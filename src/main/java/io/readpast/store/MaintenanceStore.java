@@ -41,9 +41,14 @@ public interface MaintenanceStore {
     Purged housekeepingPurge(HousekeepingAges ages);
 
     /** What {@link #housekeepingPurge} deleted. */
-    record Purged(int fires, int uniqueKeys, int webhooks) {
+    record Purged(int fires, int uniqueKeys, int webhooks, int keyRates) {
         public int total() {
-            return fires + uniqueKeys + webhooks;
+            return fires + uniqueKeys + webhooks + keyRates;
+        }
+
+        /** Whether a part deleted as many as it was allowed to: more may be waiting. */
+        public boolean full(int limit) {
+            return fires >= limit || uniqueKeys >= limit || webhooks >= limit || keyRates >= limit;
         }
     }
 

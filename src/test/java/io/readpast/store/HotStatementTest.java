@@ -168,12 +168,15 @@ class HotStatementTest {
         StringBuilder own = new StringBuilder();
         for (String line : resource("sql/postgresql/" + file).lines().toList()) {
             java.util.regex.Matcher include = StatementCatalog.INCLUDE.matcher(line);
-            if (include.matches() && !include.group(1).equals("promote_due.sql")) {
-                line = resource("sql/postgresql/include/" + include.group(1));
+            if (!(include.matches() && include.group(1).equals("promote_due.sql"))) {
+                own.append(line).append('\n');
             }
-            own.append(line).append('\n');
         }
-        String text = own.toString().lines().filter(l -> !l.strip().startsWith("--"))
+        List<String> missing = new ArrayList<>();
+        String expanded = StatementCatalog.expand(io.readpast.config.Engine.POSTGRESQL, null, file, own.toString(), 0,
+                missing);
+        assertTrue(missing.isEmpty(), missing::toString);
+        String text = expanded.lines().filter(l -> !l.strip().startsWith("--"))
                 .reduce("", (a, b) -> a + b + "\n");
         List<String> names = new ArrayList<>();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?<![:\\w]):([A-Za-z_]\\w*)").matcher(text);

@@ -71,8 +71,9 @@ final class JdbcMaintenanceStore implements MaintenanceStore {
                 .lng("delivered_older_than_ms", a.deliveredOlderThanMs()).lng("dead_older_than_ms", a.deadOlderThanMs())
                 .integer("limit", a.limit());
         return sql.oneStatement(c -> single(sql.query(c, Stmt.HOUSEKEEPING_PURGE, p, (rs, cols) -> new Purged(
-                rs.getInt(cols.get("fires")), rs.getInt(cols.get("unique_keys")), rs.getInt(cols.get("webhooks"))))))
-                .orElse(new Purged(0, 0, 0));
+                rs.getInt(cols.get("fires")), rs.getInt(cols.get("unique_keys")), rs.getInt(cols.get("webhooks")),
+                rs.getInt(cols.get("key_rates"))))))
+                .orElse(new Purged(0, 0, 0, 0));
     }
 
     @Override

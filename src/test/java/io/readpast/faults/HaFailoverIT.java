@@ -460,9 +460,10 @@ class HaFailoverIT {
             timeline.add(switchLine);
             Files.write(TIMELINE, timeline);
             System.out.println("HaFailoverIT: " + switchLine);
-            // Measured, not held: 0.0-0.2 s in five runs here, 4.0 s once in CI (first to last
-            // refused request, which counts two lone 503s seconds apart as one window); the
-            // issue's 3 s is reported in docs/high-availability.md, not asserted.
+            // issue 42's bound: 0.0-0.3 s in the four test runs of 2026-12-06 (first to last
+            // refused request, which counts two lone 503s seconds apart as one window; 4.0 s once
+            // in a CI run on an earlier, slower VM)
+            assertTrue(refused <= 3, "the planned switchover refused requests for at most 3 s: " + switchLine);
 
             // a broker dies behind HAProxy; the others serve on
             awaitBurst(200);
@@ -526,17 +527,18 @@ class HaFailoverIT {
                             + "statuses %s, connection errors %d, claims %d, redeliveries %d, acknowledged completions %d%n",
                     acknowledged, WORKERS, (System.currentTimeMillis() - started) / 1000.0, KILLS, statuses, ioErrors.get(),
                     claims.get(), claims.get() - completedJobs.size(), acked);
-            // Held here: the parts of the outage Readpast and its rig's settings decide. Detection is
-            // the monitor's health checks as scripts/ha-postgres.sh sets them (measured 2.5-3.7 s);
-            // the first write after the promotion is the broker's (failover wait retrying every
-            // 50-150 ms, hostRecheckSeconds=0; measured 0.1-0.9 s). The promotion between them is
-            // pg_auto_failover's own sequence (report_lsn, prepare_promotion, stop_replication),
-            // 8-14.6 s on this 2-core machine running three data nodes, the monitor, three brokers
-            // and this load: kill to first write 8.5-15.0 s, reported in target/ha-failover.txt and
-            // docs/high-availability.md against the issue's 10 s, which it does not meet every time.
+            // Held here: issue 42's 10 s from kill to first write, and the parts of it Readpast and
+            // its rig's settings decide. Detection is the monitor's health checks as
+            // scripts/ha-postgres.sh sets them (measured 1.8-3.1 s); the first write after the
+            // promotion is the broker's (failover wait retrying every 50-150 ms,
+            // hostRecheckSeconds=0; measured 0.0-0.9 s). The promotion between them is
+            // pg_auto_failover's own sequence (report_lsn, prepare_promotion, stop_replication):
+            // kill to first write 4.4-6.6 s in the 12 runs of 2026-12-06 on this machine (8.5-15.0 s
+            // on an earlier, slower VM, when this bound was not held), in target/ha-failover.txt.
             for (double[] t : runs) {
                 assertTrue(t[0] <= 5, "the monitor detects a dead primary within 5 s: " + timeline);
                 assertTrue(t[2] - t[1] <= 3, "writes are accepted within 3 s of the promotion: " + timeline);
+                assertTrue(t[2] <= 10, "writes are accepted within 10 s of the kill: " + timeline);
             }
             assertTrue(BROKERS.get(1).alive() && BROKERS.get(2).alive(), "the other brokers ran on, unrestarted");
         } finally {

@@ -28,10 +28,18 @@ import driver.kit.Opts;
 public class Driver {
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            Opts.die("usage: Driver <throughput|latency|backlog|idle|sustained|ceiling> --url URL [--key value ...]");
+            Opts.die("usage: Driver <throughput|latency|backlog|idle|sustained|ceiling|statement> --url URL [--key value ...]");
         }
         String mode = args[0];
         Opts.parse(args);
+        if (mode.equals("statement")) {
+            // a PostgreSQL statement file as the broker runs it (includes expanded, templates
+            // filled), without the due-job promotion, which the broker sends as a statement of its
+            // own: bench/lib/ceiling.sh makes its pgbench functions from it
+            System.out.print(io.readpast.store.StatementCatalog.expandedText(io.readpast.config.Engine.POSTGRESQL,
+                    Opts.req("file"), java.util.Set.of("promote_due.sql")));
+            System.exit(0);
+        }
         if (!mode.equals("ceiling")) {
             Http.init(Opts.req("url"));
         }

@@ -11,12 +11,12 @@
 # parameters or columns change needs no edit here, only a value for a new parameter (ceiling_arg).
 make_function() { # $1 function name, $2 statement file; sets fn_params (names, signature order), fn_types and fn_coldefs
   local db="${mf_db:-$DB_CEIL}" body numbered types sig="" i=0 p
-  # the statement with its fragments in place (include/<name>.sql), but for promote_due.sql: a
-  # statement of its own, which the broker sends ahead in the same round trip and a function
-  # body of one query cannot hold; then without comments
-  body="$(perl -pe 'if (/^\s*-- include: ([a-z0-9_]+\.sql)\s*$/ && $1 ne "promote_due.sql") {
-      local $/; open(my $f, "<", "'"$sqldir"'/include/$1") or die "include $1: $!"; $_ = <$f> . "\n"; close $f }' "$sqldir/$2" \
-    | sed -e '/^[[:space:]]*--/d')"
+  # the statement as the broker runs it (StatementCatalog: fragments in place, templates filled,
+  # through the Driver's "statement" mode), but for promote_due.sql: a statement of its own, which
+  # the broker sends ahead in the same round trip and a function body of one query cannot hold;
+  # then without comments
+  body="$("$JAVA" -cp "$driver_cp" Driver statement --file "$2")" || fail "$2: the Driver could not expand it"
+  body="$(sed -e '/^[[:space:]]*--/d' <<<"$body")"
   # shellcheck disable=SC2207
   fn_params=($(grep -oP '(?<![:\w]):[A-Za-z_]\w*' <<<"$body" | sort -u | tr -d ':'))
   for p in "${fn_params[@]}"; do

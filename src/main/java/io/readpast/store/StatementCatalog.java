@@ -174,6 +174,33 @@ public final class StatementCatalog {
         return out.toString();
     }
 
+    /**
+     * A statement file's text as the broker runs it, its includes expanded (templates filled),
+     * but with the include lines of {@code leaveOut} dropped; for tools that run the broker's own
+     * statements (bench/run's SQL ceiling, which sends the due-job promotion apart). Fails with
+     * the list of what is missing.
+     */
+    public static String expandedText(Engine engine, String fileName, java.util.Set<String> leaveOut) {
+        String path = "sql/" + engine.datasourceName() + "/" + fileName;
+        String text = read(path);
+        if (text == null) {
+            throw new IllegalStateException("No statement file " + path);
+        }
+        StringBuilder kept = new StringBuilder(text.length());
+        for (String line : text.split("\n", -1)) {
+            java.util.regex.Matcher m = INCLUDE.matcher(line);
+            if (!(m.matches() && leaveOut.contains(m.group(1)))) {
+                kept.append(line).append('\n');
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        String out = expand(engine, null, path, kept.toString(), 0, missing);
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("Statement " + path + " is missing " + missing);
+        }
+        return out;
+    }
+
     public static String resourcePath(Engine engine, Stmt stmt) {
         return "sql/" + engine.datasourceName() + "/" + stmt.fileName();
     }

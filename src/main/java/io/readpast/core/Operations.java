@@ -67,15 +67,14 @@ public class Operations {
      * skipped. A bulk action's jobs are logged at DEBUG: the action logs one line for all.
      */
     public JobRow cancel(long id, String by, boolean inBulk) {
-        boolean skipHeld = inBulk;
-        int tries = skipHeld ? 1 : TRIES;
+        int tries = inBulk ? 1 : TRIES;
         for (int attempt = 0; attempt < tries; attempt++) {
-            Optional<JobRow> done = store.jobCancelPending(id, by, skipHeld);
+            Optional<JobRow> done = store.jobCancelPending(id, by, inBulk);
             if (done.isPresent()) {
                 audit(inBulk, "Job %d cancelled by %s", id, Audit.who(by));
                 return outcomes.counted(done.get(), false);
             }
-            Optional<JobRow> flagged = store.jobCancelRequest(id, by, skipHeld);
+            Optional<JobRow> flagged = store.jobCancelRequest(id, by, inBulk);
             if (flagged.isPresent()) {
                 audit(inBulk, "Cancel of running job %d requested by %s", id, Audit.who(by));
                 return flagged.get();

@@ -165,18 +165,7 @@ class HotStatementTest {
     private static String genericPlan(Statement s, String file, java.util.Map<String, String> values) throws Exception {
         // the file's own statement: its fragments in place, but for the promotion (a statement
         // of its own, sent ahead in the same round trip), and no comment lines
-        StringBuilder own = new StringBuilder();
-        for (String line : resource("sql/postgresql/" + file).lines().toList()) {
-            java.util.regex.Matcher include = StatementCatalog.INCLUDE.matcher(line);
-            if (!(include.matches() && include.group(1).equals("promote_due.sql"))) {
-                own.append(line).append('\n');
-            }
-        }
-        List<String> missing = new ArrayList<>();
-        String expanded = StatementCatalog.expand(io.readpast.config.Engine.POSTGRESQL, null, file, own.toString(), 0,
-                missing);
-        assertTrue(missing.isEmpty(), missing::toString);
-        String text = expanded.lines().filter(l -> !l.strip().startsWith("--"))
+        String text = StatementCatalog.expandedText(Engine.POSTGRESQL, file, java.util.Set.of("promote_due.sql")).lines().filter(l -> !l.strip().startsWith("--"))
                 .reduce("", (a, b) -> a + b + "\n");
         List<String> names = new ArrayList<>();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?<![:\\w]):([A-Za-z_]\\w*)").matcher(text);
@@ -202,13 +191,6 @@ class HotStatementTest {
         }
         s.execute("DEALLOCATE " + name);
         return plan.toString();
-    }
-
-    private static String resource(String path) throws java.io.IOException {
-        try (java.io.InputStream in = HotStatementTest.class.getClassLoader().getResourceAsStream(path)) {
-            return new String(java.util.Objects.requireNonNull(in, path).readAllBytes(),
-                    java.nio.charset.StandardCharsets.UTF_8);
-        }
     }
 
     /** The values of a plan's "field": "value" pairs. */

@@ -1,9 +1,10 @@
 -- The claim of one fair queue (@queue; docs/fairness.md). A fair queue with limits is claimed
 -- only in the transaction whose queue_lock_capped locked its row (@locked: claims on it take
 -- turns there, so every count below includes every claim committed before); one with
--- round-robin alone without a lock, by several claims at once: its row is read with READPAST
--- (a claim moving the cursor right now: this claim leaves the queue alone) and the cursor is
--- written with READPAST. The rules are job_claim_fair's on PostgreSQL (which finds each key and
+-- round-robin alone without a lock, by several claims at once. The cursor and the rate window
+-- count are in the queue's tally row (V27; review 2's N1: the claim never writes the queue row),
+-- read with READPAST (a claim moving the cursor right now: this claim leaves the queue alone)
+-- and written with READPAST, last. The rules are job_claim_fair's on PostgreSQL (which finds each key and
 -- locks its rows in one index scan, sizing the shares before it meets the keys; here the walk
 -- comes first and counts the keys, then each key's rows are read, so the shares are exact):
 -- * The walk: from the key after the queue's cursor (the key served last), in key order, then
@@ -22,7 +23,8 @@
 -- per-key counts are locking reads (real locks under RCSI) that can wait only for an ack,
 -- heartbeat or expiry in flight, never for a claim (claims here hold the queue row); the
 -- UPDATE reaches its rows by primary-key seek (include/fair_claim_update.sql) and re-checks
--- status = 0. Scheduled jobs of the queue whose time has come are promoted first.
+-- status = 0. Scheduled jobs of the queue whose time has come were promoted before, in the
+-- claim's prelude (include/claim_prelude.sql), committed before this claim locks anything.
 SET NOCOUNT ON;
 SET XACT_ABORT ON;
 SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
@@ -68,6 +70,12 @@ DECLARE @key_room int;
 DECLARE @active bigint;
 DECLARE @used int;
 
+-- the prelude (tally rows, due promotion) commits first, unless queue_lock_capped ran it at the
+-- start of this transaction (@prelude = 0)
+-- include: claim_prelude.sql
+-- with scope: q.name = @queue
+-- with when: @prelude = 1
+
 -- the queue (its row is this transaction's): its room, cursor and key limits
 INSERT INTO @eligible (name, lease_seconds, room)
 SELECT
@@ -89,15 +97,19 @@ CROSS APPLY (
         ELSE 0
     END AS room
 ) AS cap
+-- the queue's tally row (V27): its cursor and rate window count, skipped while another claim
+-- writes it (that claim serves the queue now; this one leaves it alone)
+INNER JOIN readpast_queue_tally AS t WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue_tally), FORCESEEK)
+    ON t.queue = q.name
 CROSS APPLY (
     SELECT CASE
         WHEN q.rate_limit IS NULL THEN @limit
         WHEN
-            q.rate_window
+            t.rate_window
             = DATEDIFF_BIG(MILLISECOND, CAST('1970-01-01' AS datetime2(6)), SYSUTCDATETIME())
             / q.rate_period_ms
             THEN CASE
-                WHEN q.rate_limit > q.rate_window_count THEN q.rate_limit - q.rate_window_count
+                WHEN q.rate_limit > t.rate_window_count THEN q.rate_limit - t.rate_window_count
                 ELSE 0
             END
         ELSE q.rate_limit
@@ -123,7 +135,11 @@ WHERE q.name = @queue
 
 SELECT
     @room = CASE WHEN e.room < @limit THEN e.room ELSE @limit END,
-    @cursor = q.fair_cursor,
+    @cursor = (
+        SELECT t.fair_cursor
+        FROM readpast_queue_tally AS t WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue_tally), FORCESEEK)
+        WHERE t.queue = e.name
+    ),
     @key_max = q.key_max_workers,
     @key_rate = q.key_rate_limit,
     @key_window = CASE
@@ -133,8 +149,6 @@ SELECT
 FROM @eligible AS e
 INNER JOIN readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK, INDEX (pk_readpast_queue), FORCESEEK)
     ON q.name = e.name;
-
--- include: promote_due.sql
 
 SET @walk_max = ISNULL(@room, 0) * 2 + 16;
 SET @after = @cursor;
@@ -314,13 +328,13 @@ END;
 -- the cursor: the last key served, else the last key walked
 IF @n > 0
 BEGIN
-    UPDATE q
-    SET q.fair_cursor = ISNULL(
+    UPDATE t
+    SET t.fair_cursor = ISNULL(
         (SELECT TOP (1) p.k FROM @picked AS p ORDER BY p.pos DESC),
         (SELECT TOP (1) w.k FROM @walked AS w ORDER BY w.pos DESC)
     )
-    FROM readpast_queue AS q WITH (ROWLOCK, READPAST, INDEX (pk_readpast_queue), FORCESEEK)
-    WHERE q.name = @queue;
+    FROM readpast_queue_tally AS t WITH (ROWLOCK, READPAST, INDEX (pk_readpast_queue_tally), FORCESEEK)
+    WHERE t.queue = @queue;
 END;
 
 SELECT c.*

@@ -17,6 +17,16 @@ DECLARE @last_id bigint = (
     ) AS m
 );
 
+-- the claims' tally (V27) starts afresh too: first, while this transaction holds the queue row
+-- with the update lock of queue_delete_check only (so that it never waits for anything after it
+-- holds the queue row exclusively; docs/sqlserver.md, "Lock order")
+UPDATE readpast_queue_tally WITH (ROWLOCK)
+SET
+    fair_cursor = NULL,
+    rate_window = NULL,
+    rate_window_count = 0
+WHERE queue = @name;
+
 UPDATE readpast_queue WITH (ROWLOCK)
 SET
     deleted_at = SYSUTCDATETIME(),
@@ -31,13 +41,10 @@ SET
     webhook_url = NULL,
     rate_limit = NULL,
     rate_period_ms = NULL,
-    rate_window = NULL,
-    rate_window_count = 0,
     fair = 0,
     key_max_workers = NULL,
     key_rate_limit = NULL,
     key_rate_period_ms = NULL,
-    fair_cursor = NULL,
     fair_keys = NULL,
     delete_succeeded = 0,
     updated_at = SYSUTCDATETIME()

@@ -24,6 +24,11 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
 DECLARE @due TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY);
 
+-- the claim's prelude (tally rows, due promotion of every queue in scope, up to @limit),
+-- committed before the queue rows are locked; the claims that follow in this transaction skip it
+-- include: claim_prelude.sql
+-- with scope: @queues IS NULL OR q.name IN (SELECT CAST(f.value AS nvarchar(400)) COLLATE Latin1_General_100_BIN2 FROM OPENJSON(@queues) AS f)
+
 INSERT INTO @due (name)
 SELECT q.name
 FROM readpast_queue AS q WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
@@ -46,11 +51,14 @@ WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.key_max_worker
                 AND a.status IN (1, 2)
         )
     )
-    AND NOT (
-        q.rate_limit IS NOT NULL
-        AND q.rate_window
-        = DATEDIFF_BIG(MILLISECOND, CAST('1970-01-01' AS datetime2(6)), SYSUTCDATETIME()) / q.rate_period_ms
-        AND q.rate_window_count >= q.rate_limit
+    AND NOT EXISTS (
+        SELECT 1
+        FROM readpast_queue_tally AS t WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
+        WHERE q.rate_limit IS NOT NULL
+            AND t.queue = q.name
+            AND t.rate_window
+            = DATEDIFF_BIG(MILLISECOND, CAST('1970-01-01' AS datetime2(6)), SYSUTCDATETIME()) / q.rate_period_ms
+            AND t.rate_window_count >= q.rate_limit
     )
     AND (
         EXISTS (

@@ -17,6 +17,7 @@
 -- "lo", "hi"}, slices of the ranked rows taken in order (the first claim gets the best rows, rows
 -- lo+1..hi); :limit is the sum. Each row comes back with its claim's index, "claimer".
 -- include: promote_due.sql
+-- with when: TRUE
 WITH claimers AS (
     SELECT c.n, c.worker_id, c.lease_seconds, c.lo, c.hi
     FROM jsonb_to_recordset(CAST(:claimers AS jsonb))

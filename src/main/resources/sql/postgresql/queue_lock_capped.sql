@@ -11,6 +11,11 @@
 -- queue alone, exactly as if it were full (the claim takes capped queues only when it locked
 -- them). Queues with no room are not locked at all: the leased count and the rate window are
 -- read first (a pre-filter; the claim counts again under the lock).
+-- the due scheduled jobs of every queue in scope become pending first (up to :limit), as the
+-- claims that follow in this transaction do not promote (:prelude false); on SQL Server this
+-- commits before the queue rows are locked (review round 2, N2)
+-- include: promote_due.sql
+-- with when: TRUE
 SELECT q.name, q.rate_limit IS NOT NULL AS rate_limited, q.fair
 FROM readpast_queue AS q
 WHERE (q.max_workers IS NOT NULL OR q.rate_limit IS NOT NULL OR q.key_max_workers IS NOT NULL

@@ -426,6 +426,124 @@ class LockRulesTest {
         return done;
     }
 
+
+    /**
+     * Review round 2, N1: a claim in progress on a rate-limited, fair queue holds that queue's row
+     * with an update lock only (its window count and cursor are in readpast_queue_tally, V27,
+     * written last), so an acknowledgement, which holds its job row and then reads the queue row
+     * (the webhook URL), never waits for it. A second connection runs a claim over the queue up to
+     * its last statement and holds it open; a job of that queue is then completed through HTTP and
+     * must answer at once. On SQL Server with READ_COMMITTED_SNAPSHOT off this waited for the
+     * claim's exclusive lock on the queue row (and, with the claim waiting in turn, deadlocked);
+     * PostgreSQL's plain reads never wait, so there it holds trivially.
+     */
+    @Test
+    void anAckNeverWaitsForTheQueueRowOfAClaimInProgress() throws Exception {
+        skipOnEnginesThatIgnoreHints();
+        assertEquals(200, http.send("PUT", "/queues/n1", Map.of("rateLimit", 1000, "ratePeriodSeconds", 60),
+                Duration.ofSeconds(10)).status());
+        enqueue("n1", 6, Map.of());
+        Http.Reply leased = http.post("/claim", Map.of("workerId", "acker", "queues", List.of("n1"), "limit", 1));
+        assertEquals(200, leased.status(), () -> String.valueOf(leased.body()));
+        JsonNode job = leased.body().get("jobs").get(0);
+        JdbcStores store = store();
+        try (Connection claim = TestDb.dataSource().getConnection()) {
+            claim.setAutoCommit(false);
+            List<String> locked = store.sql().query(claim, io.readpast.store.Stmt.QUEUE_LOCK_CAPPED,
+                    io.readpast.store.Params.of().str("queues", "[\"n1\"]").integer("limit", 2),
+                    (rs, cols) -> rs.getString(cols.get("name")));
+            assertEquals(List.of("n1"), locked, "the claim holds the queue's row");
+            int taken = store.sql().query(claim, io.readpast.store.Stmt.JOB_CLAIM, io.readpast.store.Params.of()
+                    .str("claimers", "[{\"n\":0,\"worker_id\":\"held\",\"lease_seconds\":null,\"lo\":0,\"hi\":2}]")
+                    .str("queues", "[\"n1\"]").str("types", null).str("locked_queues", "[\"n1\"]")
+                    .bool("prelude", false).integer("limit", 2).integer("default_lease_seconds", 30)
+                    .str("modified_by", null), (rs, cols) -> 1).size();
+            assertEquals(2, taken);
+            store.sql().execute(claim, io.readpast.store.Stmt.QUEUE_RATE_COUNT,
+                    io.readpast.store.Params.of().str("counts", "[{\"queue\":\"n1\",\"n\":2}]"));
+            long start = System.nanoTime();
+            Http.Reply done = http.send("POST", "/jobs/" + job.get("id").asLong() + "/complete",
+                    Map.of("leaseId", job.get("leaseId").asText()), Duration.ofSeconds(30));
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(200, done.status(), () -> String.valueOf(done.body()));
+            assertTrue(ms < ANSWER_MS, "the acknowledgement waited for the claim's queue row: " + ms + " ms");
+            assertTrue(!claim.isClosed() && !claim.getAutoCommit(), "the claim was held throughout");
+            claim.commit();
+        }
+        // the count the held claim made is in the window: 1 + 2 of 1000, the queue claims on
+        Http.Reply next = http.post("/claim", Map.of("workerId", "after", "queues", List.of("n1"), "limit", 10));
+        assertEquals(3, next.body().get("jobs").size(), () -> String.valueOf(next.body()));
+    }
+
+    /**
+     * Review round 2, N2: the due scheduled jobs a claim makes pending are committed before the
+     * claim takes anything (SQL Server: include/claim_prelude.sql), so the claim never holds them
+     * while it goes on to wait for other rows. A second connection runs a claim that promotes a
+     * due job of one queue and leases a job of another, and keeps its transaction open; a plain
+     * read of the promoted job then answers at once, and on SQL Server it reads the job pending
+     * already. (On SQL Server with READ_COMMITTED_SNAPSHOT off the read waited for the claim's
+     * exclusive lock on the promoted row; PostgreSQL promotes in the claim's own statement, which
+     * its plain reads never wait for, so there the read sees the row as it was before.)
+     */
+    @Test
+    void theRowsAClaimPromotesAreNotHeldByIt() throws Exception {
+        skipOnEnginesThatIgnoreHints();
+        enqueue("n2-now", 1, Map.of("priority", 10));
+        enqueue("n2-later", 1, Map.of("delaySeconds", 1));
+        long scheduled;
+        try (Connection c = TestDb.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT id FROM readpast_job WHERE queue = 'n2-later'");
+             ResultSet rs = ps.executeQuery()) {
+            assertTrue(rs.next());
+            scheduled = rs.getLong(1);
+        }
+        String dueCheck = TestDb.engine() == Engine.SQLSERVER
+                ? "SELECT COUNT(*) FROM readpast_job WHERE id = ? AND due_at <= SYSUTCDATETIME()"
+                : "SELECT COUNT(*) FROM readpast_job WHERE id = ? AND due_at <= now()";
+        Instant until = Instant.now().plusSeconds(30);
+        boolean due = false;
+        while (!due && Instant.now().isBefore(until)) {
+            try (Connection c = TestDb.dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(dueCheck)) {
+                ps.setLong(1, scheduled);
+                try (ResultSet rs = ps.executeQuery()) {
+                    due = rs.next() && rs.getInt(1) == 1;
+                }
+            }
+            Thread.onSpinWait();
+        }
+        assertTrue(due, "the delayed job came due by the database's clock");
+        JdbcStores store = store();
+        try (Connection claim = TestDb.dataSource().getConnection()) {
+            claim.setAutoCommit(false);
+            List<String> queues = store.sql().query(claim, io.readpast.store.Stmt.JOB_CLAIM, io.readpast.store.Params.of()
+                    .str("claimers", "[{\"n\":0,\"worker_id\":\"held\",\"lease_seconds\":null,\"lo\":0,\"hi\":1}]")
+                    .str("queues", "[\"n2-now\",\"n2-later\"]").str("types", null).str("locked_queues", "[]")
+                    .bool("prelude", true).integer("limit", 1).integer("default_lease_seconds", 30)
+                    .str("modified_by", null), (rs, cols) -> rs.getString(cols.get("queue")));
+            assertEquals(List.of("n2-now"), queues, "the claim leased the job of higher priority");
+            long start = System.nanoTime();
+            int status;
+            try (Connection reader = TestDb.dataSource().getConnection();
+                 PreparedStatement ps = reader.prepareStatement("SELECT status FROM readpast_job WHERE id = ?")) {
+                ps.setLong(1, scheduled);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    status = rs.getInt(1);
+                }
+            }
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(ms < ANSWER_MS, "a read of the promoted row waited for the claim: " + ms + " ms");
+            if (TestDb.engine() == Engine.SQLSERVER) {
+                assertEquals(0, status, "the promotion was committed before the claim");
+            } else {
+                assertTrue(status == 0 || status == 6, "pending, or scheduled until the claim commits: " + status);
+            }
+            claim.commit();
+        }
+        Http.Reply next = http.post("/claim", Map.of("workerId", "after", "queues", List.of("n2-later"), "limit", 1));
+        assertEquals(1, next.body().get("jobs").size(), "the promoted job is claimable");
+    }
+
     /**
      * Workers that send their finished jobs with each request for the next ones, until every job
      * is acknowledged (or {@code finished} says so); a job acknowledged twice fails the test.

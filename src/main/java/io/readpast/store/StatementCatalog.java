@@ -97,6 +97,11 @@ public final class StatementCatalog {
     /** The text with every include line replaced by its fragment (fragments may include others). */
     static String expand(Engine engine, String flavor, String from, String text, int depth, List<String> missing) {
         String out = expandIncludes(engine, flavor, from, text, depth, missing);
+        if (depth == 0) {
+            // a slot no include line gave a value takes its default ({{name|default}})
+            java.util.regex.Matcher d = java.util.regex.Pattern.compile("\\{\\{[a-z_]+\\|([^}]*)\\}\\}").matcher(out);
+            out = d.replaceAll(r -> java.util.regex.Matcher.quoteReplacement(r.group(1)));
+        }
         if (depth == 0 && SLOT.matcher(out).find()) {
             missing.add("a value for every {{slot}} of the templates " + from + " includes (-- with name: ...)");
         }

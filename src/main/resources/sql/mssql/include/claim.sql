@@ -7,7 +7,8 @@
 -- Lock rules (reviews/tsql-review.md):
 -- * Nothing here waits for a lock another claim holds. Queue rows are read with READPAST: a
 --   queue row another transaction is writing (a settings change, a queue created in an open
---   transaction, a rate count) is left out of this claim, not waited for. Job rows are read
+--   transaction) is left out of this claim, not waited for; claims themselves only ever hold
+--   queue rows with update locks (their counts are in readpast_queue_tally, V27). Job rows are read
 --   with UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK and INDEX with FORCESEEK on the filtered
 --   claim index, so that the plan can only seek it in claim order and lock the rows it takes;
 --   rows other claimers hold are skipped. The UPDATE target is reached by seek on those rows
@@ -20,8 +21,8 @@
 --   not row versions, so that it counts every claim committed before the queue lock was
 --   granted). It can wait only for an ack, heartbeat or expiry of that queue in flight, never
 --   for a claim (claims on a capped queue hold its row lock), and never past LOCK_TIMEOUT.
--- * Scheduled rows (status 6) whose due time has come become pending (0) first, up to @limit,
---   oldest due first, skipping rows others hold; they are then claimable like any other.
+-- * Scheduled rows (status 6) whose due time has come became pending (0) before, in the claim's
+--   prelude (include/claim_prelude.sql), committed before this claim locks anything.
 -- * Grouped jobs (group_key) run one at a time per group, in enqueue order. The group probe is
 --   a locking read without READPAST: a member another transaction is changing right now is
 --   waited for (briefly), not skipped, so that two claims never both start a job of one group.
@@ -53,17 +54,28 @@ CROSS APPLY (
         ELSE 0 -- no free slot; TOP must never get a negative number
     END AS room
 ) AS cap
--- rate limit: the claims left in the current window (epoch-aligned, database clock; the queue
--- row is locked by queue_lock_capped)
+-- rate limit: the claims left in the current window (epoch-aligned, database clock), counted
+-- in the queue's tally row (V27, review 2's N1), which only claims holding the queue row's lock
+-- (queue_lock_capped) write; one another transaction is writing is skipped, and the queue then
+-- has no room in this claim
+OUTER APPLY (
+    SELECT
+        t.rate_window,
+        t.rate_window_count
+    FROM readpast_queue_tally AS t WITH (READPAST, ROWLOCK, READCOMMITTEDLOCK)
+    WHERE q.rate_limit IS NOT NULL
+        AND t.queue = q.name
+) AS tally
 CROSS APPLY (
     SELECT CASE
         WHEN q.rate_limit IS NULL THEN @limit
+        WHEN tally.rate_window_count IS NULL THEN 0
         WHEN
-            q.rate_window
+            tally.rate_window
             = DATEDIFF_BIG(MILLISECOND, CAST('1970-01-01' AS datetime2(6)), SYSUTCDATETIME())
             / q.rate_period_ms
             THEN CASE
-                WHEN q.rate_limit > q.rate_window_count THEN q.rate_limit - q.rate_window_count
+                WHEN q.rate_limit > tally.rate_window_count THEN q.rate_limit - tally.rate_window_count
                 ELSE 0
             END
         ELSE q.rate_limit
@@ -86,8 +98,6 @@ WHERE q.paused = 0
             SELECT CAST(f.value AS nvarchar(400)) COLLATE Latin1_General_100_BIN2 FROM OPENJSON(@queues) AS f
         )
     );
-
--- include: promote_due.sql
 
 -- more than one queue with room: find each one's share of the best @limit rows, locking nothing
 IF (SELECT COUNT(*) FROM @eligible AS e WHERE e.room > 0) > 1

@@ -1,3 +1,7 @@
+-- A template (StatementCatalog): its slot "when" (default :prelude) says whether to promote at all: a
+-- claim statement that begins its transaction promotes (:prelude true); inside the transaction
+-- of queue_lock_capped, which promoted first (`-- with when: TRUE`), the claims that follow
+-- do not (:prelude false), as on SQL Server (include/claim_prelude.sql there).
 -- Scheduled jobs (status 6: pending, but not due when they were stored) of the claim's queues
 -- (not paused, active, in :queues; NULL = every queue) whose due time has come become pending
 -- (0), up to :limit, oldest due first, skipping rows others hold. Run before the claim, in the
@@ -16,7 +20,8 @@ FROM (
         LIMIT :limit
         FOR UPDATE SKIP LOCKED
     ) AS d
-    WHERE NOT q.paused
+    WHERE {{when|CAST(:prelude AS boolean)}}
+      AND NOT q.paused
       AND q.active
       AND (CAST(:queues AS jsonb) IS NULL
            OR q.name IN (SELECT jsonb_array_elements_text(CAST(:queues AS jsonb))))

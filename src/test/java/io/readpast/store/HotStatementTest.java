@@ -69,6 +69,7 @@ class HotStatementTest {
                         .str("queues", "[\"plan-test-no-such-queue\"]")
                         .str("types", null)
                         .str("locked_queues", "[]")
+                        .bool("prelude", true)
                         .integer("limit", 50)
                         .integer("default_lease_seconds", 30)
                         .str("modified_by", null), (rs, cols) -> 1).size();

@@ -92,6 +92,11 @@ final class LockScanner {
 
     private final boolean tsql;
     private final Set<String> tables;
+    /**
+     * T-SQL reads (not write targets) that skip with READPAST but keep no real locks under
+     * READ_COMMITTED_SNAPSHOT (no READCOMMITTEDLOCK): review round 2, N4.
+     */
+    final List<Ref> readpastWithoutRealLocks = new ArrayList<>();
 
     LockScanner(boolean tsql, Set<String> tables) {
         this.tsql = tsql;
@@ -220,6 +225,9 @@ final class LockScanner {
                 boolean skip = READPAST.matcher(r.hints()).find();
                 char kind = LOCKING_HINT.matcher(r.hints()).find() ? 'U' : 'S';
                 found.add(new At(r.pos(), new Ref(r.table(), kind, skip, o.file(), o.line(), o.stmt())));
+                if (skip && !r.hints().contains("READCOMMITTEDLOCK")) {
+                    readpastWithoutRealLocks.add(new Ref(r.table(), kind, true, o.file(), o.line(), o.stmt()));
+                }
                 if (kind == 'U' && skip) {
                     skippingLocks.add(new int[] {r.pos(), k});
                 }

@@ -199,7 +199,7 @@ class SqlServerLocksAndPlansTest {
             c.setAutoCommit(false);
             Params p = Params.of().str("claimers", "[{\"n\":0,\"worker_id\":\"locks\",\"lease_seconds\":null,\"lo\":0,\"hi\":10}]")
                     .str("queues", null).str("types", null).str("locked_queues", "[]")
-                    .integer("limit", 10).integer("default_lease_seconds", 30)
+                    .bool("prelude", true).integer("limit", 10).integer("default_lease_seconds", 30)
                     .str("modified_by", null);
             int claimed = store.sql().query(c, Stmt.JOB_CLAIM, p, (rs, cols) -> 1).size();
             assertEquals(10, claimed);

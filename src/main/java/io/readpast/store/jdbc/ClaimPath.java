@@ -323,7 +323,10 @@ final class ClaimPath {
                 .str("queues", queuesJson)
                 .str("types", claim.types() == null ? null : Json.write(claim.types()))
                 .integer("default_lease_seconds", claim.defaultLeaseSeconds())
-                .str("modified_by", claim.by());
+                .str("modified_by", claim.by())
+                // SQL Server: the claim statement begins its transaction, so it runs the claim's
+                // prelude (tally rows, due promotion) and commits it first (claimLocked: no)
+                .bool("prelude", true);
     }
 
     /**
@@ -337,7 +340,12 @@ final class ClaimPath {
         List<String> locked = new ArrayList<>();
         List<String> fair = new ArrayList<>();
         Set<String> rateLimited = new HashSet<>();
-        sql.query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson), (rs, cols) -> {
+        // on SQL Server queue_lock_capped runs the claim's prelude (tally rows, due promotion, up
+        // to the claim's limit) and commits it before it locks the queue rows; the claims that
+        // follow in this transaction skip it (review round 2, N2)
+        p.bool("prelude", false);
+        sql.query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson)
+                .integer("limit", Math.max(1, slices.remaining())), (rs, cols) -> {
             String name = rs.getString(cols.get("name"));
             if (rs.getBoolean(cols.get("fair"))) {
                 fair.add(name);

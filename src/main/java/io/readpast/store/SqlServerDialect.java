@@ -104,10 +104,11 @@ public final class SqlServerDialect implements Dialect {
         boolean rcsi;
         String version;
         int edition;
+        String schema;
         try (Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT d.compatibility_level, d.is_read_committed_snapshot_on, "
                      + "CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)), "
-                     + "CAST(SERVERPROPERTY('EngineEdition') AS int) "
+                     + "CAST(SERVERPROPERTY('EngineEdition') AS int), SCHEMA_NAME() "
                      + "FROM sys.databases AS d WHERE d.name = DB_NAME()")) {
             if (!rs.next()) {
                 throw new io.readpast.config.StartupFailure("SQL Server: the current database is not in sys.databases");
@@ -116,11 +117,16 @@ public final class SqlServerDialect implements Dialect {
             rcsi = rs.getBoolean(2);
             version = rs.getString(3);
             edition = rs.getInt(4);
+            schema = rs.getString(5);
         }
         flavor = isBabelfish(c) ? BABELFISH : null;
         String tooOld = flavor == null ? versionRefusal(version, edition) : null;
         if (tooOld != null) {
             throw new io.readpast.config.StartupFailure(tooOld);
+        }
+        String otherSchema = schemaRefusal(schema);
+        if (otherSchema != null) {
+            throw new io.readpast.config.StartupFailure(otherSchema);
         }
         if (level < MIN_COMPATIBILITY_LEVEL && !hasOpenJson(c)) {
             throw new io.readpast.config.StartupFailure("SQL Server database compatibility level is " + level
@@ -153,6 +159,22 @@ public final class SqlServerDialect implements Dialect {
         }
         return "SQL Server " + productVersion + " is too old: Readpast needs SQL Server 2017 (14.x) or later "
                 + "(STRING_AGG), or Azure SQL.";
+    }
+
+    /**
+     * Why the login's default schema will not do, or null: Readpast's tables, procedures and
+     * functions are created unqualified, so in the login's default schema, but a scalar function
+     * is always called with its schema in T-SQL (the SQL enqueue calls dbo.readpast_text_units),
+     * and procedures resolve the names they use in their own schema: everything must be in dbo
+     * (review round 2, L3).
+     */
+    static String schemaRefusal(String defaultSchema) {
+        if (defaultSchema == null || defaultSchema.equalsIgnoreCase("dbo")) {
+            return null;
+        }
+        return "SQL Server: the login's default schema is " + defaultSchema + "; Readpast keeps its tables, "
+                + "procedures and functions in dbo. Run: ALTER USER [<the login's database user>] WITH "
+                + "DEFAULT_SCHEMA = dbo (or connect as a user whose default schema is dbo)";
     }
 
     private static boolean isBabelfish(Connection c) throws SQLException {

@@ -33,6 +33,18 @@ class SqlServerDialectTest {
         org.junit.jupiter.api.Assertions.assertNotNull(SqlServerDialect.versionRefusal("12.0.6024.0", 3), "boxed 2014");
     }
 
+    /** Review 2's L3: every object is in dbo, where the SQL enqueue calls its function; another default schema is refused. */
+    @Test
+    void aDefaultSchemaOtherThanDboIsRefusedWithTheFix() {
+        org.junit.jupiter.api.Assertions.assertNull(SqlServerDialect.schemaRefusal("dbo"));
+        org.junit.jupiter.api.Assertions.assertNull(SqlServerDialect.schemaRefusal("DBO"));
+        org.junit.jupiter.api.Assertions.assertNull(SqlServerDialect.schemaRefusal(null), "no default schema: dbo");
+        String refusal = SqlServerDialect.schemaRefusal("app");
+        org.junit.jupiter.api.Assertions.assertNotNull(refusal);
+        org.junit.jupiter.api.Assertions.assertTrue(refusal.contains("default schema is app")
+                && refusal.contains("DEFAULT_SCHEMA = dbo"), refusal);
+    }
+
     @Test
     void deadlocksConflictsAndLockTimeoutsAreRetried() {
         // 1222: the connection's lock timeout; 51205/51222: job_group_lock's deadlock and timeout

@@ -157,6 +157,83 @@ class SqlServerLocksAndPlansTest {
         assertTrue(scans.isEmpty(), "reads in the rewritten statements that are not seeks:\n" + String.join("\n", scans));
     }
 
+    /**
+     * Issue 41 part 6 (review round 2, N6, N7): the fair claim (round-robin alone, and with key
+     * limits under the queue lock), ack-and-claim on a capped and on a rate-limited queue, and
+     * claims over ordered groups, with 1,000,000 archived and 100,000 pending jobs: every read of
+     * the job table in their plans is a seek (no scan past the claim's range, whatever the tables
+     * hold), and no plan spilled a sort or a hash to tempdb.
+     */
+    @Test
+    void fairCappedRateLimitedAndGroupClaimsSeekAtScale() throws Exception {
+        io.restassured.http.ContentType json = io.restassured.http.ContentType.JSON;
+        java.util.Map<String, java.util.Map<String, Object>> queues = new java.util.LinkedHashMap<>();
+        queues.put("scale-rr", java.util.Map.of("fairness", "round-robin"));
+        queues.put("scale-keycap", java.util.Map.of("fairness", "round-robin", "keyMaxWorkers", 2));
+        queues.put("scale-capped", java.util.Map.of("maxWorkers", 500));
+        queues.put("scale-rated", java.util.Map.of("rateLimit", 100000, "ratePeriodSeconds", 60));
+        queues.put("scale-grouped", java.util.Map.of());
+        queues.forEach((q, settings) -> given().contentType(json).body(settings).put("/queues/" + q).then().statusCode(200));
+        String numbers = "(SELECT TOP (%d) ROW_NUMBER() OVER (ORDER BY (SELECT NULL)) AS n FROM sys.all_objects AS a "
+                + "CROSS JOIN sys.all_objects AS b CROSS JOIN sys.all_objects AS c) AS g";
+        TestDb.exec("INSERT INTO readpast_job_archive (id, queue, type, payload, priority, status, attempt, max_attempts, "
+                + "due_at, created_at, updated_at, finished_at) SELECT -g.n, CONCAT(N'scale-', g.n % 5), N't', N'{}', 0, 3, "
+                + "1, 3, SYSUTCDATETIME(), SYSUTCDATETIME(), SYSUTCDATETIME(), SYSUTCDATETIME() FROM "
+                + String.format(numbers, 1_000_000));
+        String[] names = queues.keySet().toArray(new String[0]);
+        TestDb.exec("INSERT INTO readpast_job (queue, type, payload, priority, status, max_attempts, due_at, fairness_key, "
+                + "group_key, group_seq) SELECT q.name, N't', N'{}', g.n % 3, 0, 3, SYSUTCDATETIME(), "
+                + "CASE WHEN q.name LIKE N'scale-rr' OR q.name LIKE N'scale-keycap' THEN CONCAT(N'k', g.n % 200) END, "
+                + "CASE WHEN q.name = N'scale-grouped' THEN CONCAT(N'g', g.n % 2000) END, "
+                + "CASE WHEN q.name = N'scale-grouped' THEN g.n END "
+                + "FROM " + String.format(numbers, 20_000) + " CROSS JOIN (VALUES (N'" + String.join("'), (N'", names)
+                + "')) AS q(name)");
+        TestDb.exec("UPDATE STATISTICS readpast_job");
+        TestDb.exec("UPDATE STATISTICS readpast_job_archive");
+        TestDb.exec("EXEC sp_recompile N'readpast_job'");
+        for (String q : names) {
+            io.restassured.path.json.JsonPath first = given().contentType(json).body(java.util.Map.of("workerId", "s",
+                    "queues", List.of(q), "limit", 100)).post("/claim").then().statusCode(200).extract().jsonPath();
+            List<String> ids = first.getList("jobs.id");
+            List<String> leases = first.getList("jobs.leaseId");
+            assertTrue(!ids.isEmpty(), q + ": the first claim took jobs");
+            List<java.util.Map<String, Object>> ack = new ArrayList<>();
+            for (int k = 0; k < ids.size(); k++) {
+                ack.add(java.util.Map.of("id", ids.get(k), "leaseId", leases.get(k)));
+            }
+            given().contentType(json).body(java.util.Map.of("workerId", "s", "queues", List.of(q), "limit", 100, "ack", ack))
+                    .post("/claim").then().statusCode(200);
+        }
+
+        List<String> problems = new ArrayList<>();
+        int plans = 0;
+        try (Connection c = TestDb.dataSource().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT CAST(p.query_plan AS nvarchar(max)), "
+                     + "SUBSTRING(t.text, s.statement_start_offset / 2 + 1, 200) "
+                     + "FROM sys.dm_exec_query_stats AS s "
+                     + "CROSS APPLY sys.dm_exec_sql_text(s.sql_handle) AS t "
+                     + "CROSS APPLY sys.dm_exec_text_query_plan(s.plan_handle, s.statement_start_offset, "
+                     + "s.statement_end_offset) AS p "
+                     + "WHERE t.text LIKE N'%ix_readpast_job_fair%' OR t.text LIKE N'%ix_readpast_job_group%' "
+                     + "OR t.text LIKE N'%ix_readpast_job_claim%'");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String plan = rs.getString(1);
+                if (plan == null) {
+                    continue;
+                }
+                plans++;
+                String statement = rs.getString(2).replaceAll("\\s+", " ");
+                problems.addAll(nonSeeks(plan, statement, java.util.Set.of("[readpast_job]", "[readpast_job_archive]")));
+                if (plan.contains("SpillToTempDb") || plan.contains("SpillOccurred")) {
+                    problems.add("a spill to tempdb in: " + statement);
+                }
+            }
+        }
+        assertTrue(plans > 10, "the claim statements' plans are in the cache: " + plans);
+        assertTrue(problems.isEmpty(), "reads that are not seeks, or spills:\n" + String.join("\n", problems));
+    }
+
     /** Every operator reading readpast_job or readpast_webhook whose physical operation is not a seek. */
     private static List<String> nonSeeks(String planXml, String statement) throws Exception {
         return nonSeeks(planXml, statement, java.util.Set.of("[readpast_job]", "[readpast_webhook]"));

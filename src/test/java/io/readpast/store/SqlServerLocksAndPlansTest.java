@@ -76,25 +76,11 @@ class SqlServerLocksAndPlansTest {
         store.webhooks().webhookClaim(1000, 30);
 
         List<String> scans = new ArrayList<>();
-        int plans = 0;
-        try (Connection c = TestDb.dataSource().getConnection();
-             PreparedStatement ps = c.prepareStatement("SELECT CAST(p.query_plan AS nvarchar(max)), "
-                     + "SUBSTRING(t.text, s.statement_start_offset / 2 + 1, 200) "
-                     + "FROM sys.dm_exec_query_stats AS s "
-                     + "CROSS APPLY sys.dm_exec_sql_text(s.sql_handle) AS t "
-                     + "CROSS APPLY sys.dm_exec_text_query_plan(s.plan_handle, s.statement_start_offset, "
-                     + "s.statement_end_offset) AS p "
-                     + "WHERE t.text LIKE N'%ix_readpast_job_claim%' OR t.text LIKE N'%ix_readpast_job_expiry%' "
-                     + "OR t.text LIKE N'%ix_readpast_webhook_due%'");
-             ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                String plan = rs.getString(1);
-                if (plan == null) {
-                    continue;
-                }
-                plans++;
-                scans.addAll(nonSeeks(plan, rs.getString(2).replaceAll("\\s+", " ")));
-            }
+        List<CachedPlan> cached = cachedPlans("t.text LIKE N'%ix_readpast_job_claim%' OR t.text LIKE N'%ix_readpast_job_expiry%' "
+                + "OR t.text LIKE N'%ix_readpast_webhook_due%'");
+        int plans = cached.size();
+        for (CachedPlan p : cached) {
+            scans.addAll(nonSeeks(p.xml(), p.statement()));
         }
         assertTrue(plans > 5, "the claim statements' plans are in the cache: " + plans);
         assertTrue(scans.isEmpty(), "reads of the job and webhook tables that are not seeks:\n" + String.join("\n", scans));
@@ -133,25 +119,11 @@ class SqlServerLocksAndPlansTest {
                 "limit", 10)).post("/claim").then().statusCode(200).body("jobs.size()", org.hamcrest.Matchers.equalTo(2));
 
         List<String> scans = new ArrayList<>();
-        int plans = 0;
-        try (Connection conn = TestDb.dataSource().getConnection();
-             PreparedStatement ps = conn.prepareStatement("SELECT CAST(p.query_plan AS nvarchar(max)), "
-                     + "SUBSTRING(t.text, s.statement_start_offset / 2 + 1, 200) "
-                     + "FROM sys.dm_exec_query_stats AS s "
-                     + "CROSS APPLY sys.dm_exec_sql_text(s.sql_handle) AS t "
-                     + "CROSS APPLY sys.dm_exec_text_query_plan(s.plan_handle, s.statement_start_offset, "
-                     + "s.statement_end_offset) AS p "
-                     + "WHERE t.text LIKE N'%error 8622%'");
-             ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                String plan = rs.getString(1);
-                if (plan == null) {
-                    continue;
-                }
-                plans++;
-                scans.addAll(nonSeeks(plan, rs.getString(2).replaceAll("\\s+", " "), java.util.Set.of("[readpast_job]",
-                        "[readpast_batch]", "[readpast_job_dep]", "[readpast_queue]")));
-            }
+        List<CachedPlan> cached = cachedPlans("t.text LIKE N'%error 8622%'");
+        int plans = cached.size();
+        for (CachedPlan p : cached) {
+            scans.addAll(nonSeeks(p.xml(), p.statement(), java.util.Set.of("[readpast_job]", "[readpast_batch]",
+                    "[readpast_job_dep]", "[readpast_queue]")));
         }
         assertTrue(plans >= 5, "the rewritten statements' plans are in the cache: " + plans);
         assertTrue(scans.isEmpty(), "reads in the rewritten statements that are not seeks:\n" + String.join("\n", scans));
@@ -206,7 +178,26 @@ class SqlServerLocksAndPlansTest {
         }
 
         List<String> problems = new ArrayList<>();
-        int plans = 0;
+        List<CachedPlan> cached = cachedPlans("t.text LIKE N'%ix_readpast_job_fair%' OR t.text LIKE N'%ix_readpast_job_group%' "
+                + "OR t.text LIKE N'%ix_readpast_job_claim%'");
+        int plans = cached.size();
+        for (CachedPlan p : cached) {
+            problems.addAll(nonSeeks(p.xml(), p.statement(), java.util.Set.of("[readpast_job]", "[readpast_job_archive]")));
+            if (p.xml().contains("SpillToTempDb") || p.xml().contains("SpillOccurred")) {
+                problems.add("a spill to tempdb in: " + p.statement());
+            }
+        }
+        assertTrue(plans > 10, "the claim statements' plans are in the cache: " + plans);
+        assertTrue(problems.isEmpty(), "reads that are not seeks, or spills:\n" + String.join("\n", problems));
+    }
+
+    /** A cached plan of one statement: its showplan XML, and the statement's first 200 characters. */
+    private record CachedPlan(String xml, String statement) {
+    }
+
+    /** The plans in SQL Server's cache of the statements whose batch text matches {@code where} (on t.text). */
+    private static List<CachedPlan> cachedPlans(String where) throws Exception {
+        List<CachedPlan> out = new ArrayList<>();
         try (Connection c = TestDb.dataSource().getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT CAST(p.query_plan AS nvarchar(max)), "
                      + "SUBSTRING(t.text, s.statement_start_offset / 2 + 1, 200) "
@@ -214,24 +205,15 @@ class SqlServerLocksAndPlansTest {
                      + "CROSS APPLY sys.dm_exec_sql_text(s.sql_handle) AS t "
                      + "CROSS APPLY sys.dm_exec_text_query_plan(s.plan_handle, s.statement_start_offset, "
                      + "s.statement_end_offset) AS p "
-                     + "WHERE t.text LIKE N'%ix_readpast_job_fair%' OR t.text LIKE N'%ix_readpast_job_group%' "
-                     + "OR t.text LIKE N'%ix_readpast_job_claim%'");
+                     + "WHERE " + where);
              ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                String plan = rs.getString(1);
-                if (plan == null) {
-                    continue;
-                }
-                plans++;
-                String statement = rs.getString(2).replaceAll("\\s+", " ");
-                problems.addAll(nonSeeks(plan, statement, java.util.Set.of("[readpast_job]", "[readpast_job_archive]")));
-                if (plan.contains("SpillToTempDb") || plan.contains("SpillOccurred")) {
-                    problems.add("a spill to tempdb in: " + statement);
+                if (rs.getString(1) != null) {
+                    out.add(new CachedPlan(rs.getString(1), rs.getString(2).replaceAll("\\s+", " ")));
                 }
             }
         }
-        assertTrue(plans > 10, "the claim statements' plans are in the cache: " + plans);
-        assertTrue(problems.isEmpty(), "reads that are not seeks, or spills:\n" + String.join("\n", problems));
+        return out;
     }
 
     /** Every operator reading readpast_job or readpast_webhook whose physical operation is not a seek. */

@@ -428,6 +428,53 @@ class LockRulesTest {
 
 
     /**
+     * Review round 2, N3, at SNAPSHOT (SQL Server): two transactions enqueue one idempotency key
+     * at once. The second waits for the first's key and then answers with its job: no update
+     * conflict (3960), no duplicate-key error, because the procedures run at READ COMMITTED
+     * inside (V28). The caller keeps its SNAPSHOT level.
+     */
+    @Test
+    void snapshotCallersRacingOnOneKeyGetOneJob() throws Exception {
+        assumeTrue(TestDb.engine() == Engine.SQLSERVER && !TestDb.babelfish(),
+                "SNAPSHOT isolation is SQL Server's (PostgreSQL has no such level; Babelfish maps levels to PostgreSQL's)");
+        try (Connection admin = TestDb.dataSource().getConnection(); java.sql.Statement s = admin.createStatement()) {
+            admin.setAutoCommit(true);
+            try {
+                s.execute("ALTER DATABASE CURRENT SET ALLOW_SNAPSHOT_ISOLATION ON");
+            } catch (java.sql.SQLException e) {
+                assumeTrue(false, "ALLOW_SNAPSHOT_ISOLATION could not be switched on: " + e.getMessage());
+            }
+        }
+        int snapshot = 0x1000; // SQLServerConnection.TRANSACTION_SNAPSHOT
+        try (Connection first = SqlEnqueueTest.connection(); Connection second = SqlEnqueueTest.connection()) {
+            first.setTransactionIsolation(snapshot);
+            second.setTransactionIsolation(snapshot);
+            // both transactions have begun (a snapshot is taken at the first read) before either enqueues
+            for (Connection c : List.of(first, second)) {
+                try (java.sql.Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT COUNT(*) FROM readpast_queue").close();
+                }
+            }
+            SqlEnqueueTest.Outcome a = SqlEnqueueTest.one(first, "sql-snap", "t", "{}", "snap-key", null, null);
+            assertFalse(a.refused(), String.valueOf(a));
+            java.util.concurrent.CompletableFuture<SqlEnqueueTest.Outcome> b = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return SqlEnqueueTest.one(second, "sql-snap", "t", "{}", "snap-key", null, null);
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException("the second enqueue failed: " + e.getMessage(), e);
+                }
+            });
+            first.commit();
+            SqlEnqueueTest.Outcome second2 = b.get(30, TimeUnit.SECONDS);
+            assertFalse(second2.refused(), String.valueOf(second2));
+            assertEquals(a.id(), second2.id(), "the second answers with the first's job");
+            assertEquals(snapshot, SqlEnqueueTest.sessionLevel(second), "the caller's level after the enqueue");
+            second.commit();
+        }
+        assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_job WHERE queue = 'sql-snap'"));
+    }
+
+    /**
      * Review round 2, N1: a claim in progress on a rate-limited, fair queue holds that queue's row
      * with an update lock only (its window count and cursor are in readpast_queue_tally, V27,
      * written last), so an acknowledgement, which holds its job row and then reads the queue row

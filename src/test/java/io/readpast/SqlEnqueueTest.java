@@ -139,7 +139,7 @@ class SqlEnqueueTest {
      * Review round 2, N3: the SQL enqueue works from every isolation level the caller's
      * transaction may have, and leaves that level as it was (on SQL Server the procedures run at
      * READ COMMITTED inside, V28, and SQL Server gives the caller's level back when they return).
-     * SNAPSHOT, SQL Server's own, is the next test.
+     * SNAPSHOT, SQL Server's own: LockRulesTest.snapshotCallersRacingOnOneKeyGetOneJob.
      */
     @Test
     void everyIsolationLevelEnqueuesAndKeepsItsLevel() throws Exception {
@@ -157,53 +157,6 @@ class SqlEnqueueTest {
             Http.Reply claim = http.post("/claim", Map.of("workerId", "w", "queues", List.of(queue)));
             assertEquals(1, claim.body().get("jobs").size(), level + ": the job is claimable after the commit");
         }
-    }
-
-    /**
-     * Review round 2, N3, at SNAPSHOT (SQL Server): two transactions enqueue one idempotency key
-     * at once. The second waits for the first's key and then answers with its job: no update
-     * conflict (3960), no duplicate-key error, because the procedures run at READ COMMITTED
-     * inside (V28). The caller keeps its SNAPSHOT level.
-     */
-    @Test
-    void snapshotCallersRacingOnOneKeyGetOneJob() throws Exception {
-        assumeTrue(TestDb.engine() == Engine.SQLSERVER && !TestDb.babelfish(),
-                "SNAPSHOT isolation is SQL Server's (PostgreSQL has no such level; Babelfish maps levels to PostgreSQL's)");
-        try (Connection admin = TestDb.dataSource().getConnection(); Statement s = admin.createStatement()) {
-            admin.setAutoCommit(true);
-            try {
-                s.execute("ALTER DATABASE CURRENT SET ALLOW_SNAPSHOT_ISOLATION ON");
-            } catch (SQLException e) {
-                assumeTrue(false, "ALLOW_SNAPSHOT_ISOLATION could not be switched on: " + e.getMessage());
-            }
-        }
-        int snapshot = 0x1000; // SQLServerConnection.TRANSACTION_SNAPSHOT
-        try (Connection first = connection(); Connection second = connection()) {
-            first.setTransactionIsolation(snapshot);
-            second.setTransactionIsolation(snapshot);
-            // both transactions have begun (a snapshot is taken at the first read) before either enqueues
-            for (Connection c : List.of(first, second)) {
-                try (Statement s = c.createStatement()) {
-                    s.executeQuery("SELECT COUNT(*) FROM readpast_queue").close();
-                }
-            }
-            Outcome a = one(first, "sql-snap", "t", "{}", "snap-key", null, null);
-            assertFalse(a.refused(), String.valueOf(a));
-            CompletableFuture<Outcome> b = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return one(second, "sql-snap", "t", "{}", "snap-key", null, null);
-                } catch (SQLException e) {
-                    throw new IllegalStateException("the second enqueue failed: " + e.getMessage(), e);
-                }
-            });
-            first.commit();
-            Outcome second2 = b.get(30, TimeUnit.SECONDS);
-            assertFalse(second2.refused(), String.valueOf(second2));
-            assertEquals(a.id(), second2.id(), "the second answers with the first's job");
-            assertEquals(snapshot, sessionLevel(second), "the caller's level after the enqueue");
-            second.commit();
-        }
-        assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_job WHERE queue = 'sql-snap'"));
     }
 
     /**
@@ -239,7 +192,7 @@ class SqlEnqueueTest {
     }
 
     /** The isolation level of the connection's session, as JDBC numbers it. */
-    private static int sessionLevel(Connection c) throws SQLException {
+    static int sessionLevel(Connection c) throws SQLException {
         String sql = postgres() ? "SELECT current_setting('transaction_isolation')"
                 : "SELECT transaction_isolation_level FROM sys.dm_exec_sessions WHERE session_id = @@SPID";
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {

@@ -21,8 +21,13 @@ INSERT INTO readpast_queue_tally (queue, fair_cursor, rate_window, rate_window_c
 SELECT q.name, q.fair_cursor, q.rate_window, q.rate_window_count
 FROM readpast_queue AS q;
 
--- the old columns go (a metadata change: no rewrite of the table)
-ALTER TABLE readpast_queue DROP CONSTRAINT df_readpast_queue_rate_count;
+-- the old columns go (a metadata change: no rewrite of the table); the count's default first,
+-- by the name V12 gave it (Babelfish names default constraints itself, and drops them with
+-- their column)
+IF OBJECT_ID(N'df_readpast_queue_rate_count', N'D') IS NOT NULL
+BEGIN
+    ALTER TABLE readpast_queue DROP CONSTRAINT df_readpast_queue_rate_count;
+END;
 ALTER TABLE readpast_queue DROP COLUMN rate_window;
 ALTER TABLE readpast_queue DROP COLUMN rate_window_count;
 ALTER TABLE readpast_queue DROP COLUMN fair_cursor;

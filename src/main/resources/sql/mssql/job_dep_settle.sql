@@ -48,15 +48,17 @@ SELECT
 FROM @settled AS s
 GROUP BY s.child_id;
 
+-- the counts are read by subquery, not from the joined table variable: Babelfish loses a joined
+-- table named in the SET list of an UPDATE ... FROM ("missing FROM-clause entry")
 UPDATE j
 SET
     j.deps_left = CASE
         WHEN @outcome <> 3 AND j.dep_policy = 0 THEN j.deps_left
-        ELSE j.deps_left - c.n
+        ELSE j.deps_left - (SELECT x.n FROM @counted AS x WHERE x.child_id = j.id)
     END,
     j.status = CASE
         WHEN @outcome <> 3 AND j.dep_policy = 0 THEN 7
-        WHEN j.deps_left - c.n > 0 THEN 7
+        WHEN j.deps_left - (SELECT x.n FROM @counted AS x WHERE x.child_id = j.id) > 0 THEN 7
         WHEN j.due_at > SYSUTCDATETIME() THEN 6
         ELSE 0
     END,

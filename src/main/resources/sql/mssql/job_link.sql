@@ -36,19 +36,21 @@ FROM (
 WHERE x.id IS NOT NULL
     AND x.n = 1;
 
+-- the values are read by subquery, not from the joined table variable: Babelfish loses a joined
+-- table named in the SET list of an UPDATE ... FROM ("missing FROM-clause entry")
 UPDATE j
 SET
-    j.batch_id = l.batch_id,
-    j.deps_left = l.deps_left,
-    j.dep_policy = l.dep_policy,
+    j.batch_id = (SELECT l.batch_id FROM @link AS l WHERE l.id = j.id),
+    j.deps_left = (SELECT l.deps_left FROM @link AS l WHERE l.id = j.id),
+    j.dep_policy = (SELECT l.dep_policy FROM @link AS l WHERE l.id = j.id),
     j.status = CASE
-        WHEN l.deps_left > 0 THEN 7
+        WHEN (SELECT l.deps_left FROM @link AS l WHERE l.id = j.id) > 0 THEN 7
         ELSE j.status
     END
 OUTPUT inserted.id INTO @updated (id)
-FROM @link AS l
+FROM @link AS k
 -- a join, not IN (subquery): FORCESEEK with IN (subquery) can fail to plan (error 8622)
-INNER JOIN readpast_job AS j WITH (ROWLOCK, FORCESEEK) ON j.id = l.id;
+INNER JOIN readpast_job AS j WITH (ROWLOCK, FORCESEEK) ON j.id = k.id;
 
 SELECT j.*
 FROM readpast_job AS j

@@ -15,7 +15,8 @@ INSERT INTO @claim_slices (n, worker_id, lease_seconds, lo, hi)
 SELECT
     CAST(JSON_VALUE(s.value, '$.n') AS int),
     CAST(JSON_VALUE(s.value, '$.worker_id') AS nvarchar(200)),
-    CAST(JSON_VALUE(s.value, '$.lease_seconds') AS int),
+    -- TRY_CONVERT: a JSON null (the queue's lease length) is NULL on SQL Server and the text 'null' on Babelfish
+    TRY_CONVERT(int, JSON_VALUE(s.value, '$.lease_seconds')),
     CAST(JSON_VALUE(s.value, '$.lo') AS int),
     CAST(JSON_VALUE(s.value, '$.hi') AS int)
 FROM OPENJSON(@claimers) AS s;

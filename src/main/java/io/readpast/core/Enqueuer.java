@@ -62,7 +62,7 @@ public class Enqueuer {
      * Jobs with a uniqueness window or an ordered group go alone, as {@link #enqueueMany} takes them.
      */
     public List<Enqueued> enqueueMerged(List<NewJobRequest> requests) {
-        if (!config.merging().enqueues()
+        if (!config.merging().enqueues() || !store.mergesEnqueues()
                 || requests.stream().anyMatch(r -> r.uniqueForSeconds() != null || r.groupKey() != null)) {
             return enqueueMany(requests);
         }
@@ -154,7 +154,7 @@ public class Enqueuer {
      * enqueues make exactly one job.
      */
     public Enqueued enqueue(NewJobRequest r) {
-        if (config.merging().enqueues() && r.uniqueForSeconds() == null && r.groupKey() == null) {
+        if (config.merging().enqueues() && store.mergesEnqueues() && r.uniqueForSeconds() == null && r.groupKey() == null) {
             Enqueued e = enqueueMerged(List.of(r)).get(0);
             if (e.error() != null) {
                 throw e.error();

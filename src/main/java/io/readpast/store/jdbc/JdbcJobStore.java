@@ -50,6 +50,11 @@ final class JdbcJobStore implements JobStore {
     }
 
     @Override
+    public boolean mergesEnqueues() {
+        return !io.readpast.store.SqlServerDialect.BABELFISH.equals(sql.dialect().flavor());
+    }
+
+    @Override
     public Optional<Inserted> jobInsert(NewJob job) {
         if (job.uniqueKey() == null && job.groupKey() == null) {
             return sql.oneStatement(c -> inserts.insert(c, job).map(r -> new Inserted(r, true)));

@@ -277,7 +277,15 @@ class BulkAndSearchTest {
         for (int i = 0; i < n; i++) {
             jobs.add(Map.of("queue", "b5", "type", "t", "payload", Map.of("customer", i % 2 == 0 ? "acme" : "globex")));
         }
-        given().contentType(ContentType.JSON).body(Map.of("jobs", jobs)).post("/jobs/batch").then().statusCode(200);
+        if (TestDb.jsonStringsUnescaped()) {
+            given().contentType(ContentType.JSON).body(Map.of("jobs", jobs)).post("/jobs/batch").then().statusCode(200);
+        } else {
+            // Babelfish hands JSON string members back escaped (an OPENJSON defect), which a batch's
+            // payloads meet: one POST each there (the bulk cancel is what this test is about)
+            for (Map<String, Object> job : jobs) {
+                given().contentType(ContentType.JSON).body(job).post("/jobs").then().statusCode(201);
+            }
+        }
         Set<String> claimed = ConcurrentHashMap.newKeySet();
         AtomicBoolean done = new AtomicBoolean();
         ExecutorService pool = Executors.newFixedThreadPool(3);

@@ -32,7 +32,7 @@ END;
 
 -- include: claimers.sql
 
--- the claim's prelude (tally rows, due promotion), committed before the claim locks anything
+-- the claim's prelude (the due promotion), committed before the claim locks anything
 -- include: claim_prelude.sql
 -- with scope: @queues IS NULL OR q.name IN (SELECT CAST(f.value AS nvarchar(400)) COLLATE Latin1_General_100_BIN2 FROM OPENJSON(@queues) AS f)
 

@@ -10,7 +10,7 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
 -- include: claimers.sql
 
--- the prelude (tally rows, due promotion) commits first, unless queue_lock_capped ran it at the
+-- the prelude (the due promotion) commits first, unless queue_lock_capped ran it at the
 -- start of this transaction (@prelude = 0: the claim over capped queues, under their locks)
 -- include: claim_prelude.sql
 -- with scope: @queues IS NULL OR q.name IN (SELECT CAST(f.value AS nvarchar(400)) COLLATE Latin1_General_100_BIN2 FROM OPENJSON(@queues) AS f)

@@ -70,7 +70,7 @@ DECLARE @key_room int;
 DECLARE @active bigint;
 DECLARE @used int;
 
--- the prelude (tally rows, due promotion) commits first, unless queue_lock_capped ran it at the
+-- the prelude (the due promotion) commits first, unless queue_lock_capped ran it at the
 -- start of this transaction (@prelude = 0)
 -- include: claim_prelude.sql
 -- with scope: q.name = @queue

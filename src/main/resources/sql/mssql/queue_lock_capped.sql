@@ -24,7 +24,7 @@ SET TRANSACTION ISOLATION LEVEL READ COMMITTED;
 
 DECLARE @due TABLE (name nvarchar(200) COLLATE Latin1_General_100_BIN2 NOT NULL PRIMARY KEY);
 
--- the claim's prelude (tally rows, due promotion of every queue in scope, up to @limit),
+-- the claim's prelude (the due promotion of every queue in scope, up to @limit),
 -- committed before the queue rows are locked; the claims that follow in this transaction skip it
 -- include: claim_prelude.sql
 -- with scope: @queues IS NULL OR q.name IN (SELECT CAST(f.value AS nvarchar(400)) COLLATE Latin1_General_100_BIN2 FROM OPENJSON(@queues) AS f)

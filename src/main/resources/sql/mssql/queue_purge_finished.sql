@@ -8,25 +8,27 @@ SET XACT_ABORT ON;
 
 DECLARE @purged TABLE (id bigint NOT NULL);
 
-WITH d AS (
-    SELECT TOP (@limit) x.id
-    FROM readpast_job_dead AS x WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
-    WHERE x.queue = @name
-    ORDER BY x.id
-)
+-- the rows to go are a derived table joined by primary key, not a WITH clause the DELETE
+-- targets (Babelfish overflows its stack on WITH ... DELETE ... OUTPUT INTO)
+DELETE x
+OUTPUT deleted.id INTO @purged (id)
+FROM readpast_job_dead AS x WITH (ROWLOCK, READPAST, FORCESEEK)
+INNER JOIN (
+    SELECT TOP (@limit) y.id
+    FROM readpast_job_dead AS y WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
+    WHERE y.queue = @name
+    ORDER BY y.id
+) AS d ON x.id = d.id;
 
-DELETE FROM d
-OUTPUT deleted.id INTO @purged (id);
-
-WITH a AS (
-    SELECT TOP (@limit) x.id
-    FROM readpast_job_archive AS x WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
-    WHERE x.queue = @name
-    ORDER BY x.id
-)
-
-DELETE FROM a
-OUTPUT deleted.id INTO @purged (id);
+DELETE x
+OUTPUT deleted.id INTO @purged (id)
+FROM readpast_job_archive AS x WITH (ROWLOCK, READPAST, FORCESEEK)
+INNER JOIN (
+    SELECT TOP (@limit) y.id
+    FROM readpast_job_archive AS y WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
+    WHERE y.queue = @name
+    ORDER BY y.id
+) AS a ON x.id = a.id;
 
 SELECT COUNT_BIG(*) AS deleted
 FROM @purged;

@@ -2,6 +2,29 @@
 -- UPDLOCK, SERIALIZABLE (which also locks the key range when the row is missing, so two
 -- first PUTs cannot both insert), and INSERT when no row was updated. Returns the name.
 SET NOCOUNT ON;
+
+-- the queue's tally row (V27: a fair queue's cursor, a rate-limited queue's window count, which
+-- claims only update), created first, in a transaction of its own that commits before the queue
+-- row is locked: so this write never waits for anything while it holds the queue row. Two first
+-- writes of one queue may race for it (Babelfish takes no key-range locks): the second's
+-- duplicate key is the row it wanted.
+IF NOT EXISTS (SELECT 1 FROM readpast_queue_tally AS n WITH (NOLOCK) WHERE n.queue = @name)
+BEGIN
+    BEGIN TRY
+        INSERT INTO readpast_queue_tally (queue) VALUES (@name);
+    END TRY
+    BEGIN CATCH
+        IF ERROR_NUMBER() NOT IN (2601, 2627)
+        BEGIN
+            THROW;
+        END;
+    END CATCH;
+    IF @@TRANCOUNT > 0
+    BEGIN
+        COMMIT TRANSACTION;
+    END;
+END;
+
 SET XACT_ABORT ON;
 
 UPDATE readpast_queue WITH (UPDLOCK, SERIALIZABLE)

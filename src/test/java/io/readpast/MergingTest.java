@@ -34,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * What the broker merges for its clients (readpast.merging.*, on in the suite): concurrent claims
@@ -76,6 +77,8 @@ class MergingTest {
      */
     @Test
     void theStatsEndpointCountsWhatTheMetricsCount() throws Exception {
+        assumeTrue(TestDb.jsonStringsUnescaped(), "Babelfish merges no enqueues (its OPENJSON hands a payload carried in "
+                + "the merged insert back escaped: JobStore.mergesEnqueues)");
         io.restassured.path.json.JsonPath before = given().get("/stats/merging").then().statusCode(200)
                 .extract().jsonPath();
         for (int i = 0; i < 3; i++) {
@@ -185,6 +188,8 @@ class MergingTest {
 
     @Test
     void anIdempotencyKeyGivenByManyAtOnceMakesOneJobAndEnqueuesShareInserts() throws Exception {
+        assumeTrue(TestDb.jsonStringsUnescaped(), "Babelfish merges no enqueues (its OPENJSON hands a payload carried in "
+                + "the merged insert back escaped: JobStore.mergesEnqueues)");
         long[] before = merged("enqueues");
         ExecutorService pool = Executors.newFixedThreadPool(16);
         try {

@@ -101,6 +101,11 @@ class SpecRulesTest {
         assertTrue(ops.size() >= 12, "the request bodies were found: " + ops.size());
         List<String> refused = new ArrayList<>();
         for (BodyOp op : ops) {
+            if (op.path().equals("/jobs/batch") && !TestDb.jsonStringsUnescaped()) {
+                System.out.println("SpecRulesTest: POST /jobs/batch left out on Babelfish, whose OPENJSON hands a batch's "
+                        + "payloads back still escaped (BatchEnqueueTest skips there for the same defect)");
+                continue;
+            }
             ObjectNode body = op.example().deepCopy();
             List<String> required = new ArrayList<>();
             op.schema().path("required").forEach(r -> required.add(r.asText()));

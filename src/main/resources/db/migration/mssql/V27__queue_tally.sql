@@ -4,8 +4,8 @@
 -- and then waited for job rows, while an acknowledgement held its job rows and then read the
 -- queue row (its webhook URL): the two could deadlock under READ_COMMITTED_SNAPSHOT OFF. They
 -- live here now, one row per queue, written by claims last (under the queue row's update lock
--- that queue_lock_capped takes, or skipping a row another claim holds), and created or reset
--- with the queue's settings (queue_upsert, queue_delete, under the queue row's exclusive lock).
+-- that queue_lock_capped takes, or skipping a row another claim holds), created by the queue's
+-- settings write (queue_upsert, before it locks the queue row) and reset by queue_delete.
 -- Claims then hold queue rows with update locks only, which plain reads do not wait for.
 -- No foreign key: a queue row is never deleted (DELETE /queues makes it a tombstone), and a key
 -- check would lock the queue row again from the claim.

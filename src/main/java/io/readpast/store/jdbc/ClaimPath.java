@@ -325,7 +325,7 @@ final class ClaimPath {
                 .integer("default_lease_seconds", claim.defaultLeaseSeconds())
                 .str("modified_by", claim.by())
                 // SQL Server: the claim statement begins its transaction, so it runs the claim's
-                // prelude (tally rows, due promotion) and commits it first (claimLocked: no)
+                // prelude (the due promotion) and commits it first (claimLocked: no)
                 .bool("prelude", true);
     }
 
@@ -340,7 +340,7 @@ final class ClaimPath {
         List<String> locked = new ArrayList<>();
         List<String> fair = new ArrayList<>();
         Set<String> rateLimited = new HashSet<>();
-        // on SQL Server queue_lock_capped runs the claim's prelude (tally rows, due promotion, up
+        // on SQL Server queue_lock_capped runs the claim's prelude (the due promotion, up
         // to the claim's limit) and commits it before it locks the queue rows; the claims that
         // follow in this transaction skip it (review round 2, N2)
         p.bool("prelude", false);

@@ -201,8 +201,19 @@ public class Enqueuer {
      */
     public Enqueued enqueueDebounced(NewJobRequest r, Debounce debounce) {
         NewJob job = toNewJob(r);
-        JobStore.Inserted done = store.jobInsertDebounced(job, debounceKey(r.queue(), debounce.key()),
-                debounce.seconds() * 1000);
+        JobStore.Inserted done = null;
+        for (int attempt = 1; done == null; attempt++) {
+            try {
+                done = store.jobInsertDebounced(job, debounceKey(r.queue(), debounce.key()), debounce.seconds() * 1000);
+            } catch (StoreException e) {
+                // a racing first enqueue of the key inserted it before this one could (an engine
+                // without key-range locks lets both try: Babelfish): its window is open now, and
+                // the next try joins it
+                if (e.kind() != StoreException.Kind.DUPLICATE_KEY || attempt >= TRIES) {
+                    throw e;
+                }
+            }
+        }
         if (done.created()) {
             created(done.job());
         } else {

@@ -8,27 +8,11 @@ SET XACT_ABORT ON;
 
 DECLARE @purged TABLE (id bigint NOT NULL);
 
--- the rows to go are a derived table joined by primary key, not a WITH clause the DELETE
--- targets (Babelfish overflows its stack on WITH ... DELETE ... OUTPUT INTO)
-DELETE x
-OUTPUT deleted.id INTO @purged (id)
-FROM readpast_job_dead AS x WITH (ROWLOCK, READPAST, FORCESEEK)
-INNER JOIN (
-    SELECT TOP (@limit) y.id
-    FROM readpast_job_dead AS y WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
-    WHERE y.queue = @name
-    ORDER BY y.id
-) AS d ON x.id = d.id;
+-- include: purged_rows.sql
+-- with from: readpast_job_dead
 
-DELETE x
-OUTPUT deleted.id INTO @purged (id)
-FROM readpast_job_archive AS x WITH (ROWLOCK, READPAST, FORCESEEK)
-INNER JOIN (
-    SELECT TOP (@limit) y.id
-    FROM readpast_job_archive AS y WITH (UPDLOCK, READPAST, ROWLOCK, READCOMMITTEDLOCK)
-    WHERE y.queue = @name
-    ORDER BY y.id
-) AS a ON x.id = a.id;
+-- include: purged_rows.sql
+-- with from: readpast_job_archive
 
 SELECT COUNT_BIG(*) AS deleted
 FROM @purged;

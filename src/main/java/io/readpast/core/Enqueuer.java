@@ -62,11 +62,16 @@ public class Enqueuer {
      * Jobs with a uniqueness window or an ordered group go alone, as {@link #enqueueMany} takes them.
      */
     public List<Enqueued> enqueueMerged(List<NewJobRequest> requests) {
-        if (!config.merging().enqueues() || !store.mergesEnqueues()
+        if (!mergesEnqueues()
                 || requests.stream().anyMatch(r -> r.uniqueForSeconds() != null || r.groupKey() != null)) {
             return enqueueMany(requests);
         }
         return merged.submit(requests);
+    }
+
+    /** Whether enqueues merge: the setting, where the store can (not on Babelfish). */
+    private boolean mergesEnqueues() {
+        return config.merging().enqueues() && store.mergesEnqueues();
     }
 
     /** The statement of merged enqueues: every request's jobs in one enqueueMany, answered per request. */
@@ -154,7 +159,7 @@ public class Enqueuer {
      * enqueues make exactly one job.
      */
     public Enqueued enqueue(NewJobRequest r) {
-        if (config.merging().enqueues() && store.mergesEnqueues() && r.uniqueForSeconds() == null && r.groupKey() == null) {
+        if (mergesEnqueues() && r.uniqueForSeconds() == null && r.groupKey() == null) {
             Enqueued e = enqueueMerged(List.of(r)).get(0);
             if (e.error() != null) {
                 throw e.error();

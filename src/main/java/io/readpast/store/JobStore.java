@@ -35,7 +35,6 @@ public interface JobStore {
      */
     List<Inserted> jobInsertMany(List<NewJob> jobs);
 
-    /** The outcome of one insert in {@link #jobInsertMany}. */
     /**
      * Whether jobs of different requests may go into one multi-row insert (readpast.merging.enqueues).
      * Not on Babelfish: its OPENJSON hands a string member back still escaped, so a payload carried
@@ -46,6 +45,7 @@ public interface JobStore {
         return true;
     }
 
+    /** The outcome of one insert in {@link #jobInsertMany}. */
     record Inserted(JobRow job, boolean created) {
     }
 

@@ -30,7 +30,7 @@ import java.util.concurrent.locks.LockSupport;
  * Mode "throughput": the drain. Producers batch-enqueue N no-op jobs (POST /jobs/batch, 1000 per
  * request), then W workers drain them until N completions were counted: each POST /claim (limit
  * B) acknowledges the worker's previous batch ("ack"), or with --ack-claim false POST /claim then
- * POST /jobs/complete per batch. CPU of the broker process and of every PostgreSQL process is read
+ * POST /jobs/complete per batch, or with --ack-claim single POST /jobs/{id}/complete per job. CPU of the broker process and of every PostgreSQL process is read
  * from /proc around each phase. Untimed warm-up rounds first (--warmup-jobs per round, repeated
  * until --warmup-seconds have passed); with --fair-keys, the rounds of {@link Fairness} follow
  * instead of one timed round.
@@ -174,7 +174,10 @@ final class Drain {
         Map<String, Long> threads0 = Cpu.threadTicks(brokerPid);
         Cpu cpu2 = Cpu.read(brokerPid, postmaster);
         long d0 = System.nanoTime();
-        boolean ackClaim = !"false".equals(Opts.get("ack-claim", "true"));
+        // --ack-claim: true (acks ride on the next claim), false (POST /jobs/complete per batch), or
+        // single (POST /jobs/{id}/complete per job, as a worker without batching does)
+        boolean singleAcks = "single".equals(Opts.get("ack-claim", "true"));
+        boolean ackClaim = !singleAcks && !"false".equals(Opts.get("ack-claim", "true"));
         Threads.runThreads(workers, "worker", w -> {
             String claimBody = "{\"workerId\":\"bench-w" + w + "\",\"queues\":[\"" + queue + "\"],\"limit\":" + batch
                     + ",\"leaseSeconds\":60";
@@ -217,9 +220,21 @@ final class Drain {
                     continue;
                 }
                 long k0 = System.nanoTime();
-                JsonNode r = post("/jobs/complete", "{\"items\":" + sb + "}", 200);
-                myComplete.add(System.nanoTime() - k0);
-                int ok = r.path("succeeded").asInt(0);
+                int ok;
+                if (singleAcks) {
+                    ok = 0;
+                    for (JsonNode item : Http.JSON.readTree(sb.toString())) {
+                        long s0 = System.nanoTime();
+                        postRaw("/jobs/" + item.path("id").asText() + "/complete",
+                                "{\"leaseId\":\"" + item.path("leaseId").asText() + "\"}", 200);
+                        myComplete.add(System.nanoTime() - s0);
+                        ok++;
+                    }
+                } else {
+                    JsonNode r = post("/jobs/complete", "{\"items\":" + sb + "}", 200);
+                    myComplete.add(System.nanoTime() - k0);
+                    ok = r.path("succeeded").asInt(0);
+                }
                 lost.addAndGet(got[0] - ok);
                 if (completed.addAndGet(ok) >= n) {
                     endNs.compareAndSet(0, System.nanoTime());

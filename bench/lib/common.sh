@@ -7,6 +7,48 @@ psqlq() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 pgval() { psql -X -At -v ON_ERROR_STOP=1 "$@"; }
 drop_db() { psqlq -d postgres -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" 2>/dev/null || true; }
 fresh_db() { drop_db "$1"; psqlq -d postgres -c "CREATE DATABASE $1"; }
+# One value of a query on database $1 of the bench's PostgreSQL, or, with BENCH_DB_URL, on that
+# database through JDBC (the Driver's sql mode: psql cannot reach a SQL Server)
+dbval() { # $1 database, $2 query
+  if [ -n "${ext_url:-}" ]; then
+    "$JAVA" -cp "$driver_cp" Driver sql --jdbc "$ext_url" --db-user "${BENCH_DB_USERNAME:-$PGUSER}" \
+      --db-password "${BENCH_DB_PASSWORD:-${PGPASSWORD:-}}" --query "$2"
+  else
+    pgval -d "$1" -c "$2"
+  fi
+}
+# What engine BENCH_DB_URL's database is, for the report's labels: ", Babelfish <version>" when it
+# is Babelfish for PostgreSQL (its figures are Babelfish's, not SQL Server's), ", SQL Server
+# <version>", or ", PostgreSQL <version>"; computed once
+db_flavor=""
+db_flavor_label() {
+  if [ -z "$db_flavor" ] && [ -n "${ext_url:-}" ]; then
+    case "$ext_url" in
+      jdbc:sqlserver:*)
+        if [ -n "$(dbval - "SELECT CAST(SERVERPROPERTY('babelfish') AS nvarchar(20))" 2>/dev/null | grep -iv '^null$')" ]; then
+          db_flavor=", Babelfish $(dbval - "SELECT CAST(SERVERPROPERTY('BabelfishVersion') AS nvarchar(40))" 2>/dev/null)"
+        else
+          db_flavor=", SQL Server $(dbval - "SELECT CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(40))" 2>/dev/null)"
+        fi ;;
+      *) db_flavor=", PostgreSQL $(dbval - "SHOW server_version" 2>/dev/null)" ;;
+    esac
+  fi
+  printf '%s' "$db_flavor"
+}
+# The command (a string for bash -c) that refreshes database $1's statistics and checkpoints
+# between a drain's rounds: VACUUM ANALYZE and CHECKPOINT with psql; with BENCH_DB_URL, through
+# JDBC, and on SQL Server UPDATE STATISTICS of the hot table and CHECKPOINT
+between_cmd() { # $1 database
+  if [ -n "${ext_url:-}" ]; then
+    local q="VACUUM ANALYZE"
+    case "$ext_url" in jdbc:sqlserver:*) q="UPDATE STATISTICS readpast_job; CHECKPOINT;" ;; esac
+    printf '%q ' "$JAVA" -cp "$driver_cp" Driver sql --jdbc "$ext_url" --db-user "${BENCH_DB_USERNAME:-$PGUSER}" \
+      --db-password "${BENCH_DB_PASSWORD:-${PGPASSWORD:-}}" --query "$q"
+    printf '>&2'
+  else
+    printf '%s' "psql -X -q -v ON_ERROR_STOP=1 -d $1 -c 'VACUUM ANALYZE' -c CHECKPOINT >&2"
+  fi
+}
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 # value of key=... in a RESULT line
 kv() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }

@@ -20,7 +20,7 @@ drain_driver() { # $1 output name, then the Driver's options
     || fail "driver throughput $name (broker log: $(tail -5 "$broker_log"))"
 }
 
-archived() { pgval -d "$1" -c "select count(*) from readpast_job_archive where queue = '$2' and status = 3"; }
+archived() { dbval "$1" "select count(*) from readpast_job_archive where queue = '$2' and status = 3"; }
 
 # graphile-worker drains N (bench/peers/run-peer.sh graphile) in the current mode; its RESULT
 # line, or "FAILED peer=graphile-worker <reason>"
@@ -47,7 +47,7 @@ drain_phase() {
   log "readpast drain ($m): $([ "$warmup" -gt 0 ] && echo "untimed warm-up rounds of $warmup jobs for ${warmup_s}s, then ")enqueue $n (batches of 1000, $producers producers), drain with $w workers, claim limit $b"
   # VACUUM too: the dead rows of the warm-up rounds would otherwise weigh on the timed claims (the
   # shared server may run without autovacuum; the ceiling and the peers start from fresh tables)
-  between="psql -X -q -v ON_ERROR_STOP=1 -d $DB_RP -c 'VACUUM ANALYZE' -c CHECKPOINT >&2"
+  between="$(between_cmd $DB_RP)"
   drain_driver "throughput-$m" --n "$n" --warmup-jobs "$warmup" --warmup-seconds "$warmup_s" --batch "$b" --queue bench
   check_pg
   local out="$tmp/throughput-$m.out"
@@ -104,7 +104,7 @@ native_drain() {
   fresh_db $DB_NATIVE
   start_broker $DB_NATIVE "$BENCH_NATIVE"
   native_pid="$broker_pid"
-  local between_native="psql -X -q -v ON_ERROR_STOP=1 -d $DB_NATIVE -c 'VACUUM ANALYZE' -c CHECKPOINT >&2"
+  local between_native; between_native="$(between_cmd $DB_NATIVE)"
   driver throughput --ack-claim "$([ "$ack_claim" = 1 ] && echo true || echo false)" --n "$n" --warmup-jobs "$warmup" --warmup-seconds "$warmup_s" --workers "$w" --batch "$b" --producers "$producers" --queue bench \
     --broker-pid "$native_pid" --postmaster "$postmaster" --between-cmd "$between_native" > "$tmp/throughput-native.out" \
     || fail "driver throughput, native (broker log: $(tail -5 "$broker_log"))"

@@ -27,7 +27,7 @@ report_header() { # $1 title suffix
   ('shared_buffers','synchronous_commit','fsync','autovacuum','max_connections','work_mem','max_wal_size','wal_level','shared_preload_libraries')
   order by name" | tr '\n' ' ')"
   else
-    echo "- database: BENCH_DB_URL=${ext_url%%;*} (its CPU is not measured: the PostgreSQL CPU columns count nothing)"
+    echo "- database: BENCH_DB_URL=${ext_url%%;*}$(db_flavor_label) (its CPU is not measured: the PostgreSQL CPU columns count nothing; figures on Babelfish are Babelfish's, not SQL Server's)"
   fi
   echo "- Java: $("$JAVA" -version 2>&1 | head -2 | tr '\n' ' ')$(command -v pgbench >/dev/null && echo "; $(pgbench --version)")"
   echo "- statements per 1000 jobs: $([ "$pgss" = 1 ] && echo "pg_stat_statements (track top, utility statements included: BEGIN, COMMIT, SET count), the phase's database only, reset when its timed window starts" || echo "not measured (${skip_reason[pgss]:-pg_stat_statements not loaded})")"
@@ -300,8 +300,8 @@ raw_lines() {
     for rep in $(seq 1 "$reps"); do printf '%s\n' "${D[$m|alt|$rep]:-}" "${D[$m|gdrain|$rep]:-}"; done
     printf '%s\n' "${I[$m]:-}"
   done
+  fair_lines
   [ "$only_sustained" = 1 ] || {
-    fair_lines
     printf '%s\n' "${lat_line:-}" "${bl1:-}" "${bl2:-}" "${bl3:-}"
     printf '%s\n' "${peer_lines[@]}"
     for k in $client_libs; do printf '%s\n' "${C[$k]:-}"; done
@@ -322,9 +322,9 @@ write_report() { # $1 file, $2 title suffix
     local m
     for m in $run_modes; do sustained_report "$m"; done
     cost_report
+    fair_report
     if [ "$only_sustained" != 1 ]; then
       b50_report
-      fair_report
       drain_report
       probes_report
       clients_report

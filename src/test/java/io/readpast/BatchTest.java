@@ -165,6 +165,44 @@ class BatchTest {
         assertEquals("all done", cbJob.getString("payload.payload.note"));
     }
 
+    /**
+     * The jobs of one batch completed one by one (POST /jobs/{id}/complete), all at once: the
+     * broker merges them (readpast.merging.acks) and settles the batch for many at a time, yet
+     * every caller gets its own job as SUCCEEDED and the batch counts each exactly once.
+     */
+    @Test
+    void aBatchsJobsCompletedOneByOneAtOnceSettleItExactly() throws Exception {
+        int n = 200;
+        List<Map<String, Object>> jobs = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            jobs.add(job("fan1", k));
+        }
+        String batch = createBatch(Map.of("jobs", jobs, "callback", callback("fan1-done"))).getString("id");
+        Map<String, String> held = claim(List.of("fan1"), n);
+        assertEquals(n, held.size());
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<Future<String>> answers = new ArrayList<>();
+        for (Map.Entry<String, String> e : held.entrySet()) {
+            answers.add(pool.submit(() -> {
+                go.await();
+                return given().contentType(ContentType.JSON).body(Map.of("leaseId", e.getValue()))
+                        .when().post("/jobs/" + e.getKey() + "/complete")
+                        .then().statusCode(200).body("status", equalTo("SUCCEEDED")).extract().path("id");
+            }));
+        }
+        go.countDown();
+        List<String> ids = new ArrayList<>(held.keySet());
+        for (int k = 0; k < ids.size(); k++) {
+            assertEquals(ids.get(k), answers.get(k).get(60, TimeUnit.SECONDS), "each caller gets its own job");
+        }
+        pool.shutdown();
+        JsonPath done = getBatch(batch);
+        assertEquals("FINISHED", done.getString("state"));
+        assertEquals(n, done.getInt("succeeded"), "every job counted once");
+        assertEquals(1, rows("SELECT count(*) FROM readpast_job WHERE queue = 'fan1-done'"), "one callback job");
+    }
+
     @Test
     void aChainOfAHundredRunsInOrder() {
         List<String> chain = new ArrayList<>();

@@ -102,4 +102,59 @@ class ClaimPathTest {
         }
         assertEquals(2, TestDb.count("SELECT count(*) FROM readpast_job WHERE queue = 'cp-elsewhere' AND status IN (1, 2)"));
     }
+
+    /** A claim transaction in progress on the capped queue: its row held, as queue_lock_capped holds it. */
+    private java.sql.Connection holdQueueRow(String queue) throws java.sql.SQLException {
+        java.sql.Connection held = TestDb.dataSource().getConnection();
+        held.setAutoCommit(false);
+        List<String> locked = store.sql().query(held, Stmt.QUEUE_LOCK_CAPPED,
+                io.readpast.store.Params.of().str("queues", "[\"" + queue + "\"]").integer("limit", 1),
+                (rs, cols) -> rs.getBoolean(cols.get("locked")) ? rs.getString(cols.get("name")) : "not locked");
+        assertEquals(List.of(queue), locked, "the other claim holds the queue's row");
+        return held;
+    }
+
+    @Test
+    void aClaimMeetingACappedQueueHeldByAnotherClaimTriesAgainAndIsServedOnceThatOneCommits() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TestDb.skipsLockedRows(),
+                "this engine ignores READPAST and UPDLOCK (Babelfish): a held queue row is waited for, not skipped");
+        assertEquals(200, http.send("PUT", "/queues/cp-held", Map.of("maxWorkers", 5), Duration.ofSeconds(10)).status());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(201, http.post("/jobs", Map.of("queue", "cp-held", "type", "t")).status());
+        }
+        long retries = store.contendedClaimRetries();
+        java.util.concurrent.CompletableFuture<JsonNode> answer;
+        try (java.sql.Connection held = holdQueueRow("cp-held")) {
+            answer = java.util.concurrent.CompletableFuture.supplyAsync(() -> claim(List.of("cp-held"), 3));
+            // the claim met the held row and is trying again: the other claim commits now
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
+                    .until(() -> store.contendedClaimRetries() > retries || answer.isDone());
+            held.commit();
+        }
+        assertEquals(3, answer.get(30, java.util.concurrent.TimeUnit.SECONDS).size(),
+                "served once the holder committed, not answered empty while the queue had room and work");
+        assertTrue(store.contendedClaimRetries() > retries, "it tried again");
+    }
+
+    @Test
+    void aClaimMeetingACappedQueueWhoseHolderNeverCommitsAnswersWithoutWaitingOnItsLock() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TestDb.skipsLockedRows(),
+                "this engine ignores READPAST and UPDLOCK (Babelfish): a held queue row is waited for, not skipped");
+        assertEquals(200, http.send("PUT", "/queues/cp-frozen", Map.of("maxWorkers", 5), Duration.ofSeconds(10)).status());
+        assertEquals(201, http.post("/jobs", Map.of("queue", "cp-frozen", "type", "t")).status());
+        assertEquals(201, http.post("/jobs", Map.of("queue", "cp-free2", "type", "t")).status());
+        long retries = store.contendedClaimRetries();
+        try (java.sql.Connection held = holdQueueRow("cp-frozen")) {
+            // a holder that froze: the claim gives up on that queue after its retry budget and
+            // answers with what the other queue had
+            long start = System.nanoTime();
+            JsonNode jobs = claim(List.of("cp-frozen", "cp-free2"), 5);
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(1, jobs.size(), () -> "the free queue's job only: " + jobs);
+            assertEquals("cp-free2", jobs.get(0).get("queue").asText());
+            assertTrue(store.contendedClaimRetries() > retries, "it tried again");
+            assertTrue(ms < 5_000, "answered after its retry budget, not after the holder: " + ms + " ms");
+            held.rollback();
+        }
+    }
 }

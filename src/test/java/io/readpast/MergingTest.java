@@ -13,6 +13,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -257,6 +258,256 @@ class MergingTest {
                 "the three held leases were completed, the stale one not");
         assertEquals("LEASED", http.send("GET", "/jobs/" + first.get("jobs").get(1).get("id").asText(), null,
                 Duration.ofSeconds(10)).body().get("status").asText(), "the job of the stale ack is untouched");
+    }
+
+    /**
+     * Enqueues {@code n} jobs into {@code queue} in one batch ({@code job} gives the extra fields
+     * of each, or null) and claims them all as {@code worker}: the claimed jobs in enqueue order.
+     */
+    private JsonNode[] enqueuedAndClaimed(String queue, String worker, int n,
+                                          java.util.function.IntFunction<Map<String, Object>> job) {
+        List<Map<String, Object>> batch = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Map<String, Object> one = new HashMap<>(Map.of("queue", queue, "type", "t"));
+            Map<String, Object> extra = job == null ? null : job.apply(i);
+            if (extra != null) {
+                one.putAll(extra);
+            }
+            batch.add(one);
+        }
+        JsonNode enqueued = http.post("/jobs/batch", Map.of("jobs", batch)).body();
+        JsonNode jobs = http.post("/claim", Map.of("workerId", worker, "queues", List.of(queue), "limit", n)).body()
+                .get("jobs");
+        assertEquals(n, jobs.size(), "every job claimed");
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            index.put(enqueued.get("results").get(i).get("id").asText(), i);
+        }
+        JsonNode[] inOrder = new JsonNode[n];
+        jobs.forEach(j -> inOrder[index.get(j.get("id").asText())] = j);
+        return inOrder;
+    }
+
+    /** The acks metric since {@code before}: at least {@code atLeast} requests went through the line, in fewer statements. */
+    private void assertAcksMerged(long[] before, long atLeast, String what) {
+        long[] after = merged("acks");
+        long statements = after[0] - before[0];
+        long requests = after[1] - before[1];
+        assertTrue(requests >= atLeast, "every one of the " + what + " went through the merging line: " + requests);
+        assertTrue(requests > statements, what + " were merged: " + requests + " in " + statements + " statements");
+    }
+
+    /**
+     * Single completions (POST /jobs/{id}/complete) that arrive together share statements, and
+     * each is answered with its own job as SUCCEEDED and its own result; a stale lease among them
+     * is answered 409 for that job only, and a completion sent twice at once answers 200 twice
+     * with the job completed once.
+     */
+    @Test
+    void mergedSingleCompletionsAnswerEachWithItsOwnJob() throws Exception {
+        assumeTrue(TestDb.jsonStringsUnescaped(), "Babelfish merges no acks (its OPENJSON hands a result or an error "
+                + "carried in the merged statement's items back escaped: JobStore.mergesAcks)");
+        int n = 64;
+        JsonNode[] jobs = enqueuedAndClaimed("merge-c", "c", n, null);
+        String stale = "00000000-0000-4000-8000-000000000000";
+        long[] before = merged("acks");
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Http.Reply>> replies = new ArrayList<>();
+        try {
+            // job 0 with a lease it never had; job 1 completed twice at once; the rest once each
+            for (int i = 0; i <= n; i++) {
+                JsonNode job = jobs[i == n ? 1 : i];
+                String lease = i == 0 ? stale : job.get("leaseId").asText();
+                int k = i == n ? 1 : i;
+                replies.add(pool.submit(() -> {
+                    go.await();
+                    return http.post("/jobs/" + job.get("id").asText() + "/complete",
+                            Map.of("leaseId", lease, "result", Map.of("k", k)));
+                }));
+            }
+            go.countDown();
+            for (int i = 0; i <= n; i++) {
+                Http.Reply r = replies.get(i).get(60, TimeUnit.SECONDS);
+                JsonNode job = jobs[i == n ? 1 : i];
+                if (i == 0) {
+                    assertEquals(409, r.status(), r.toString());
+                    continue;
+                }
+                assertEquals(200, r.status(), r.toString());
+                assertEquals(job.get("id").asText(), r.body().get("id").asText(), "its own job");
+                assertEquals("SUCCEEDED", r.body().get("status").asText(), r.toString());
+                if (i != 1 && i != n) {
+                    assertEquals(i, r.body().get("result").get("k").asInt(), "its own result: " + r);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(n - 1, TestDb.count("SELECT count(*) FROM readpast_job_archive WHERE queue = 'merge-c'"),
+                "every held lease completed once, the stale one not");
+        assertEquals("LEASED", http.send("GET", "/jobs/" + jobs[0].get("id").asText(), null,
+                Duration.ofSeconds(10)).body().get("status").asText(), "the job of the stale lease is untouched");
+        assertAcksMerged(before, n + 1, "completions");
+    }
+
+    /**
+     * Releases, single (POST /jobs/{id}/release) and batch (POST /jobs/release), that arrive
+     * together share statements, and each item is answered as it would be alone: a stale lease
+     * 409 for that item only, a cancel-requested job CANCELLED, a delayed one due later, the rest
+     * PENDING again in their place with the claim's attempt given back.
+     */
+    @Test
+    void mergedReleasesAnswerEachItemAsAlone() throws Exception {
+        assumeTrue(TestDb.jsonStringsUnescaped(), "Babelfish merges no acks (its OPENJSON hands a result or an error "
+                + "carried in the merged statement's items back escaped: JobStore.mergesAcks)");
+        int n = 40;
+        JsonNode[] jobs = enqueuedAndClaimed("merge-r", "r", n, null);
+        String stale = "00000000-0000-4000-8000-000000000000";
+        String cancelled = jobs[2].get("id").asText();
+        assertEquals(200, http.post("/jobs/" + cancelled + "/cancel", null).status());
+        long[] before = merged("acks");
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Http.Reply>> singles = new ArrayList<>();
+        Future<Http.Reply> together;
+        try {
+            // jobs 0-29 one by one (0 with a lease it never had, 1 delayed a minute); 30-39 in one batch (30 stale)
+            for (int i = 0; i < 30; i++) {
+                JsonNode job = jobs[i];
+                Map<String, Object> body = i == 1 ? Map.of("leaseId", job.get("leaseId").asText(), "delaySeconds", 60)
+                        : Map.of("leaseId", i == 0 ? stale : job.get("leaseId").asText());
+                singles.add(pool.submit(() -> {
+                    go.await();
+                    return http.post("/jobs/" + job.get("id").asText() + "/release", body);
+                }));
+            }
+            List<Map<String, Object>> items = new ArrayList<>();
+            for (int i = 30; i < n; i++) {
+                items.add(Map.of("id", jobs[i].get("id").asText(),
+                        "leaseId", i == 30 ? stale : jobs[i].get("leaseId").asText()));
+            }
+            together = pool.submit(() -> {
+                go.await();
+                return http.post("/jobs/release", Map.of("items", items));
+            });
+            go.countDown();
+            for (int i = 0; i < 30; i++) {
+                Http.Reply r = singles.get(i).get(60, TimeUnit.SECONDS);
+                if (i == 0) {
+                    assertEquals(409, r.status(), r.toString());
+                    continue;
+                }
+                assertEquals(200, r.status(), r.toString());
+                assertEquals(jobs[i].get("id").asText(), r.body().get("id").asText(), "its own job");
+                assertEquals(i == 2 ? "CANCELLED" : "PENDING", r.body().get("status").asText(), r.toString());
+            }
+            Http.Reply b = together.get(60, TimeUnit.SECONDS);
+            assertEquals(200, b.status(), b.toString());
+            for (int i = 30; i < n; i++) {
+                JsonNode item = b.body().get("results").get(i - 30);
+                assertEquals(i == 30 ? 409 : 200, item.get("status").asInt(), b.toString());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals("LEASED", http.send("GET", "/jobs/" + jobs[0].get("id").asText(), null,
+                Duration.ofSeconds(10)).body().get("status").asText(), "the job of a stale lease is untouched");
+        // all but the two stale ones (still leased), the delayed one and the cancelled one
+        assertEquals(n - 4, TestDb.count("SELECT count(*) FROM readpast_job WHERE queue = 'merge-r' AND status = 0"
+                + " AND lease_id IS NULL AND attempt = 0"), "the others are pending again at once, the attempt given back");
+        assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_job WHERE queue = 'merge-r' AND status = 6"),
+                "the delayed one is due later");
+        assertEquals(1, TestDb.count("SELECT count(*) FROM readpast_job_archive WHERE queue = 'merge-r' AND status = 5"),
+                "the cancel-requested one was cancelled");
+        assertAcksMerged(before, 31, "releases");
+    }
+
+    /**
+     * Failure reports, single (POST /jobs/{id}/fail) and batch (POST /jobs/fail), that arrive
+     * together share their retries' statements, and each item is answered as it would be alone:
+     * a stale lease 409 for that item only, a fatal error or a last attempt DEAD, a
+     * cancel-requested job CANCELLED, the rest PENDING again with their error recorded.
+     */
+    @Test
+    void mergedFailuresAnswerEachItemAsAlone() throws Exception {
+        assumeTrue(TestDb.jsonStringsUnescaped(), "Babelfish merges no acks (its OPENJSON hands a result or an error "
+                + "carried in the merged statement's items back escaped: JobStore.mergesAcks)");
+        int n = 40;
+        // job 3 has one attempt only
+        JsonNode[] byIndex = enqueuedAndClaimed("merge-f", "f", n, i -> i == 3 ? Map.of("maxAttempts", 1) : null);
+        String stale = "00000000-0000-4000-8000-000000000000";
+        assertEquals(200, http.post("/jobs/" + byIndex[2].get("id").asText() + "/cancel", null).status());
+        long[] before = merged("acks");
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Http.Reply>> singles = new ArrayList<>();
+        Future<Http.Reply> together;
+        try {
+            // jobs 0-29 one by one: 0 with a lease it never had, 1 fatal, 2 cancel-requested, 3 on its
+            // last attempt, 4 retried after a minute; 30-39 in one batch (30 stale)
+            for (int i = 0; i < 30; i++) {
+                JsonNode job = byIndex[i];
+                Map<String, Object> body = new HashMap<>(Map.of("leaseId", i == 0 ? stale : job.get("leaseId").asText(),
+                        "error", "boom " + i));
+                if (i == 1) {
+                    body.put("retryable", false);
+                }
+                if (i == 4) {
+                    body.put("retryAfterSeconds", 60);
+                }
+                singles.add(pool.submit(() -> {
+                    go.await();
+                    return http.post("/jobs/" + job.get("id").asText() + "/fail", body);
+                }));
+            }
+            List<Map<String, Object>> items = new ArrayList<>();
+            for (int i = 30; i < n; i++) {
+                items.add(Map.of("id", byIndex[i].get("id").asText(), "error", "boom " + i,
+                        "leaseId", i == 30 ? stale : byIndex[i].get("leaseId").asText()));
+            }
+            together = pool.submit(() -> {
+                go.await();
+                return http.post("/jobs/fail", Map.of("items", items));
+            });
+            go.countDown();
+            for (int i = 0; i < 30; i++) {
+                Http.Reply r = singles.get(i).get(60, TimeUnit.SECONDS);
+                if (i == 0) {
+                    assertEquals(409, r.status(), r.toString());
+                    continue;
+                }
+                assertEquals(200, r.status(), r.toString());
+                assertEquals(byIndex[i].get("id").asText(), r.body().get("id").asText(), "its own job");
+                String expected = i == 1 || i == 3 ? "DEAD" : i == 2 ? "CANCELLED" : "PENDING";
+                assertEquals(expected, r.body().get("status").asText(), i + ": " + r);
+                assertEquals("boom " + i, r.body().get("lastError").asText(), i + ": " + r);
+            }
+            Http.Reply b = together.get(60, TimeUnit.SECONDS);
+            assertEquals(200, b.status(), b.toString());
+            for (int i = 30; i < n; i++) {
+                JsonNode item = b.body().get("results").get(i - 30);
+                assertEquals(i == 30 ? 409 : 200, item.get("status").asInt(), b.toString());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals("LEASED", http.send("GET", "/jobs/" + byIndex[0].get("id").asText(), null,
+                Duration.ofSeconds(10)).body().get("status").asText(), "the job of a stale lease is untouched");
+        // retried (after the backoff): all but the two stale (leased), the fatal and the last-attempt
+        // one (dead) and the cancelled one
+        assertEquals(n - 5, TestDb.count("SELECT count(*) FROM readpast_job WHERE queue = 'merge-f' AND status IN (0, 6)"
+                + " AND lease_id IS NULL AND attempt = 1 AND last_error LIKE 'boom %'"), "retried with the error");
+        JsonNode delayed = http.send("GET", "/jobs/" + byIndex[4].get("id").asText(), null, Duration.ofSeconds(10)).body();
+        Instant now = Instant.parse(delayed.get("updatedAt").asText());
+        Instant later = Instant.parse(delayed.get("runAt").asText());
+        assertTrue(later.isAfter(now.plusSeconds(50)), "the one that asked for a minute is due a minute later: " + later);
+        assertEquals(2, TestDb.count("SELECT count(*) FROM readpast_job_dead WHERE queue = 'merge-f'"), "two dead");
+        JsonNode retried = http.send("GET", "/jobs/" + byIndex[35].get("id").asText(), null, Duration.ofSeconds(10)).body();
+        assertEquals(1, retried.get("errors").size(), retried.toString());
+        assertEquals("boom 35", retried.get("errors").get(0).get("error").asText(), retried.toString());
+        assertEquals("f", retried.get("errors").get(0).get("workerId").asText(), retried.toString());
+        assertAcksMerged(before, 26, "retries");
     }
 
     /** A metric of the broker's /q/metrics (the first series of that name and labels), or 0 when absent. */

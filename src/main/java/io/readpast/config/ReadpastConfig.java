@@ -36,7 +36,7 @@ public interface ReadpastConfig {
         @WithDefault("true")
         boolean claims();
 
-        /** READPAST_MERGING_ACKS: batch completions of one key, and heartbeats single and batch. */
+        /** READPAST_MERGING_ACKS: completions (batch and single), releases, failures' retries and heartbeats, per kind and key. */
         @WithDefault("true")
         boolean acks();
 

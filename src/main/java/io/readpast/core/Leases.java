@@ -8,6 +8,8 @@ import io.readpast.store.JobRow;
 import io.readpast.store.JobStore;
 import io.readpast.store.LeaseEnd;
 import io.readpast.store.LeaseRef;
+import io.readpast.store.ReleaseItem;
+import io.readpast.store.RetryItem;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -44,6 +46,11 @@ public class Leases {
         this.config = config;
         this.outcomes = outcomes;
         this.timetable = timetable;
+    }
+
+    /** readpast.merging.acks, where the store can merge them (not on Babelfish: JobStore.mergesAcks). */
+    private boolean mergesAcks() {
+        return config.merging().acks() && store.mergesAcks();
     }
 
     /** Per-item outcome of a batch completion: done (no error), or why not. */
@@ -151,7 +158,7 @@ public class Leases {
      * in flight (readpast.merging.acks): the same answers as {@link #heartbeat}, 404 and 409 too.
      */
     public Beat beat(long id, String leaseId, Integer leaseSeconds, String progress) {
-        if (!config.merging().acks()) {
+        if (!mergesAcks()) {
             JobRow row = heartbeat(id, leaseId, leaseSeconds, progress);
             return new Beat(row.id(), JobStatus.of(row), row.leaseExpiresAt(), row.cancelRequested());
         }
@@ -174,7 +181,7 @@ public class Leases {
     }
 
     private Map<Long, JobStore.Extended> extend(List<HeartbeatItem> items) {
-        return config.merging().acks() ? heartbeatLine().submit(items) : store.jobHeartbeatMany(items);
+        return mergesAcks() ? heartbeatLine().submit(items) : store.jobHeartbeatMany(items);
     }
 
     private List<Map<Long, JobStore.Extended>> heartbeatStatement(List<List<HeartbeatItem>> requests) {
@@ -190,7 +197,7 @@ public class Leases {
             completing = new java.util.concurrent.ConcurrentHashMap<>();
 
     private Map<Long, JobStore.Acked> completeAll(List<CompleteItem> items, String by) {
-        if (!config.merging().acks()) {
+        if (!mergesAcks()) {
             return store.jobCompleteMany(items, by);
         }
         if (completing.size() > LINES_MAX) {
@@ -243,9 +250,47 @@ public class Leases {
         return e != null && e.leaseId().equalsIgnoreCase(item.leaseId());
     }
 
+    /**
+     * A single completion. With readpast.merging.acks, completions that arrive while one is in
+     * flight go into one statement (job_complete_rows), each answered with its own job's row;
+     * jobs of a batch or with dependents go together into one more, in a transaction that
+     * settles them. A lease neither found held is told apart as unmerged: done earlier under
+     * this lease (200), 409, 404.
+     */
     public JobRow complete(long id, String leaseId, String result, String by) {
-        Optional<JobRow> done = store.jobComplete(new LeaseRef(id, leaseId), result, by);
+        Optional<JobRow> done;
+        if (mergesAcks()) {
+            done = Optional.ofNullable(singleCompletions(by).submit(new CompleteItem(id, leaseId, result)));
+        } else {
+            done = store.jobComplete(new LeaseRef(id, leaseId), result, by);
+        }
         return done.isPresent() ? outcomes.counted(done.get(), false) : settledEarlier(id, leaseId, JobStatus.SUCCEEDED);
+    }
+
+    /** Single completions of concurrent requests of one key, one statement for all (readpast.merging.acks). */
+    private final java.util.concurrent.ConcurrentHashMap<String, Coalescer<CompleteItem, JobRow>> completingOne =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Coalescer<CompleteItem, JobRow> singleCompletions(String by) {
+        if (completingOne.size() > LINES_MAX) {
+            completingOne.clear();
+        }
+        return completingOne.computeIfAbsent(by == null ? "" : by, k -> new Coalescer<>(items -> {
+            Map<Long, JobRow> rows = store.jobCompleteRows(items, by);
+            // each row to the first item that named its job and lease; a repeat gets none and is
+            // told apart on the single path (done earlier under this lease: 200, counted once)
+            List<JobRow> out = new ArrayList<>(items.size());
+            for (CompleteItem item : items) {
+                JobRow row = rows.get(item.id());
+                if (row != null && row.leaseId() != null && row.leaseId().equalsIgnoreCase(item.leaseId())) {
+                    rows.remove(item.id());
+                    out.add(row);
+                } else {
+                    out.add(null);
+                }
+            }
+            return out;
+        }, item -> 1, Integer.MAX_VALUE, config.merging().lanes(), n -> stats().ran(MergeStats.Kind.ACKS, n)));
     }
 
     /** Completes a batch in one statement; items that were not completed are told apart afterwards. */
@@ -278,19 +323,25 @@ public class Leases {
     }
 
     /**
-     * Gives back jobs leased to a client that went away before it was answered: each released
-     * at once (no attempt spent), in its place in line; one whose lease is already gone is left.
+     * Gives back jobs leased to a client that went away before it was answered: released at
+     * once (no attempt spent), in their place in line, in one statement; one whose lease is
+     * already gone is left.
      */
     public void giveBack(List<JobRow> jobs, String by) {
+        List<ReleaseItem> items = new ArrayList<>(jobs.size());
         for (JobRow job : jobs) {
-            try {
-                release(job.id(), job.leaseId(), null, by);
-            } catch (BrokerException e) {
-                LOG.debugf("Job %d leased to a client that went away could not be given back: %s", job.id(),
-                        e.getMessage());
+            items.add(new ReleaseItem(job.id(), job.leaseId(), 0));
+        }
+        int given = 0;
+        for (Ended r : releaseMany(items, by)) {
+            if (r.error() == null) {
+                given++;
+            } else {
+                LOG.debugf("Job %d leased to a client that went away could not be given back: %s", r.id(),
+                        r.error().getMessage());
             }
         }
-        LOG.debugf("Gave back %d jobs leased to a client that went away", jobs.size());
+        LOG.debugf("Gave back %d of %d jobs leased to a client that went away", given, jobs.size());
     }
 
     /**
@@ -298,17 +349,80 @@ public class Leases {
      * (null or zero: at once); a cancel-requested job becomes CANCELLED instead.
      */
     public JobRow release(long id, String leaseId, Duration delay, String by) {
-        Optional<JobRow> released = store.jobRelease(new LeaseRef(id, leaseId), delay == null ? 0 : delay.toMillis(), by);
-        if (released.isEmpty()) {
-            released = store.jobCancelLeased(new LeaseEnd(id, leaseId, null, false, by));
+        Ended r = releaseMany(List.of(new ReleaseItem(id, leaseId, delay == null ? 0 : delay.toMillis())), by).get(0);
+        if (r.error() != null) {
+            throw r.error();
         }
-        if (released.isEmpty()) {
-            return settledEarlier(id, leaseId, JobStatus.CANCELLED);
+        return r.job();
+    }
+
+    /**
+     * Per-item outcome of a release or a failure report: the job as it is now (PENDING, DEAD or
+     * CANCELLED), or why not (404, 409).
+     */
+    public record Ended(long id, JobRow job, BrokerException error) {
+    }
+
+    /**
+     * Gives back every item in one statement (merged with the releases, single and batch, that
+     * arrive while one is in flight: readpast.merging.acks); an item it did not release goes on
+     * alone, as the single release does: a cancel-requested job becomes CANCELLED, a job released
+     * or finished earlier under this lease is told apart (409, 404).
+     */
+    public List<Ended> releaseMany(List<ReleaseItem> items, String by) {
+        Map<Long, JobStore.Released> done;
+        if (items.isEmpty()) {
+            done = Map.of();
+        } else if (mergesAcks()) {
+            done = releasing(by).submit(items);
+        } else {
+            // unmerged: each item by the single release's statement, one after another
+            Map<Long, JobStore.Released> one = new java.util.HashMap<>();
+            for (ReleaseItem item : items) {
+                store.jobRelease(new LeaseRef(item.id(), item.leaseId()), item.delayMs(), by)
+                        .ifPresent(job -> one.putIfAbsent(item.id(), new JobStore.Released(job, item.leaseId())));
+            }
+            done = one;
         }
-        JobRow job = released.get();
-        outcomes.events().count(JobStatus.of(job) == JobStatus.CANCELLED ? JobEvents.Event.CANCELLED
-                : JobEvents.Event.RELEASED, job.queue(), 1);
-        return outcomes.announced(job);
+        List<Ended> out = new ArrayList<>(items.size());
+        Set<Long> seen = new HashSet<>();
+        for (ReleaseItem item : items) {
+            JobStore.Released r = done.get(item.id());
+            try {
+                JobRow job;
+                if (r != null && r.releasedLease().equalsIgnoreCase(item.leaseId()) && seen.add(item.id())) {
+                    job = r.job();
+                } else {
+                    LeaseEnd end = new LeaseEnd(item.id(), item.leaseId(), null, false, by);
+                    Optional<JobRow> cancelled = store.jobCancelLeased(end);
+                    job = cancelled.isPresent() ? cancelled.get()
+                            : settledEarlier(item.id(), item.leaseId(), JobStatus.CANCELLED);
+                }
+                outcomes.events().count(JobStatus.of(job) == JobStatus.CANCELLED ? JobEvents.Event.CANCELLED
+                        : JobEvents.Event.RELEASED, job.queue(), 1);
+                out.add(new Ended(item.id(), outcomes.announced(job), null));
+            } catch (BrokerException e) {
+                out.add(new Ended(item.id(), null, e));
+            }
+        }
+        return out;
+    }
+
+    /** Releases of concurrent requests of one key, one statement for all (readpast.merging.acks). */
+    private final java.util.concurrent.ConcurrentHashMap<String, Coalescer<List<ReleaseItem>, Map<Long, JobStore.Released>>>
+            releasing = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Coalescer<List<ReleaseItem>, Map<Long, JobStore.Released>> releasing(String by) {
+        if (releasing.size() > LINES_MAX) {
+            releasing.clear();
+        }
+        return releasing.computeIfAbsent(by == null ? "" : by, k -> new Coalescer<>(requests -> {
+            List<ReleaseItem> all = new ArrayList<>();
+            requests.forEach(all::addAll);
+            Map<Long, JobStore.Released> released = store.jobReleaseMany(all, by);
+            // the same map for every request: each reads its own items from it
+            return java.util.Collections.nCopies(requests.size(), released);
+        }, List::size, Integer.MAX_VALUE, config.merging().lanes(), n -> stats().ran(MergeStats.Kind.ACKS, n)));
     }
 
     /**
@@ -316,16 +430,99 @@ public class Leases {
      * or DEAD when the attempts are used up or the error is not retryable.
      */
     public JobRow fail(long id, String leaseId, String error, boolean retryable, Duration retryAfter, String by) {
-        JobRow job = store.jobGet(id).orElseThrow(() -> BrokerException.jobNotFound(id));
-        if (job.leaseId() == null || !job.leaseId().equalsIgnoreCase(leaseId)) {
-            throw BrokerException.leaseConflict(id);
+        Ended f = failMany(List.of(new Failure(id, leaseId, error, retryable, retryAfter)), by).get(0);
+        if (f.error() != null) {
+            throw f.error();
         }
+        return f.job();
+    }
+
+    /** A failure report: the lease, the error, whether another attempt may help, and the retry delay the worker asks for (null: the backoff). */
+    public record Failure(long id, String leaseId, String error, boolean retryable, Duration retryAfter) {
+    }
+
+    /**
+     * Failure reports, each decided on its job as read (a primary-key read per item): the retries
+     * (attempts left, the common case) go into one statement, merged with the retries of other
+     * reports in flight (readpast.merging.acks; off: each report on its own, as before); a job
+     * that dies, one whose cancellation was requested, and an item the merged statement did not
+     * retry (its lease lost, or a cancel asked meanwhile) are settled alone, so each answers as
+     * it would unmerged.
+     */
+    public List<Ended> failMany(List<Failure> items, String by) {
+        Ended[] out = new Ended[items.size()];
+        List<RetryItem> retries = new ArrayList<>();
+        List<Integer> retryAt = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            Failure f = items.get(i);
+            try {
+                JobRow job = store.jobGet(f.id()).orElseThrow(() -> BrokerException.jobNotFound(f.id()));
+                if (job.leaseId() == null || !job.leaseId().equalsIgnoreCase(f.leaseId())) {
+                    throw BrokerException.leaseConflict(f.id());
+                }
+                if (mergesAcks() && !JobStatus.of(job).terminal() && !job.cancelRequested()
+                        && f.retryable() && job.attempt() < job.maxAttempts()) {
+                    retries.add(new RetryItem(f.id(), f.leaseId(), f.error(), retryDelayMs(job, f.retryAfter())));
+                    retryAt.add(i);
+                    continue;
+                }
+                out[i] = new Ended(f.id(), failAlone(job, f, by), null);
+            } catch (BrokerException e) {
+                out[i] = new Ended(f.id(), null, e);
+            }
+        }
+        if (!retries.isEmpty()) {
+            Map<Long, JobStore.Retried> done = retrying(by).submit(retries);
+            Set<Long> seen = new HashSet<>();
+            for (int r = 0; r < retries.size(); r++) {
+                RetryItem item = retries.get(r);
+                int i = retryAt.get(r);
+                JobStore.Retried retried = done.get(item.id());
+                try {
+                    JobRow job;
+                    if (retried != null && retried.retriedLease().equalsIgnoreCase(item.leaseId()) && seen.add(item.id())) {
+                        job = outcomes.announced(outcomes.counted(retried.job(), false));
+                    } else {
+                        // not retried: a cancel asked meanwhile (CANCELLED), or the lease was lost
+                        LeaseEnd end = new LeaseEnd(item.id(), item.leaseId(), item.error(), false, by);
+                        Optional<JobRow> cancelled = store.jobCancelLeased(end);
+                        job = cancelled.isPresent() ? outcomes.announced(outcomes.counted(cancelled.get(), false))
+                                : settledEarlier(item.id(), item.leaseId(), JobStatus.DEAD, JobStatus.CANCELLED);
+                    }
+                    out[i] = new Ended(item.id(), job, null);
+                } catch (BrokerException e) {
+                    out[i] = new Ended(item.id(), null, e);
+                }
+            }
+        }
+        return Arrays.asList(out);
+    }
+
+    /** A failure settled on its own: the job as read, its lease checked. */
+    private JobRow failAlone(JobRow job, Failure f, String by) {
         if (JobStatus.of(job).terminal()) {
-            return settledEarlier(id, leaseId, JobStatus.DEAD, JobStatus.CANCELLED);
+            return settledEarlier(f.id(), f.leaseId(), JobStatus.DEAD, JobStatus.CANCELLED);
         }
-        Optional<JobRow> settled = settleFailure(job, error, retryable, retryAfter, false, by);
+        Optional<JobRow> settled = settleFailure(job, f.error(), f.retryable(), f.retryAfter(), false, by);
         return settled.isPresent() ? outcomes.announced(outcomes.counted(settled.get(), false))
-                : settledEarlier(id, leaseId, JobStatus.DEAD, JobStatus.CANCELLED);
+                : settledEarlier(f.id(), f.leaseId(), JobStatus.DEAD, JobStatus.CANCELLED);
+    }
+
+    /** Retries of concurrent failure reports of one key, one statement for all (readpast.merging.acks). */
+    private final java.util.concurrent.ConcurrentHashMap<String, Coalescer<List<RetryItem>, Map<Long, JobStore.Retried>>>
+            retryingLines = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Coalescer<List<RetryItem>, Map<Long, JobStore.Retried>> retrying(String by) {
+        if (retryingLines.size() > LINES_MAX) {
+            retryingLines.clear();
+        }
+        return retryingLines.computeIfAbsent(by == null ? "" : by, k -> new Coalescer<>(requests -> {
+            List<RetryItem> all = new ArrayList<>();
+            requests.forEach(all::addAll);
+            Map<Long, JobStore.Retried> retried = store.jobRetryMany(all, by);
+            // the same map for every request: each reads its own items from it
+            return java.util.Collections.nCopies(requests.size(), retried);
+        }, List::size, Integer.MAX_VALUE, config.merging().lanes(), n -> stats().ran(MergeStats.Kind.ACKS, n)));
     }
 
     /**
@@ -385,17 +582,24 @@ public class Leases {
             // a cancel may have been requested since the job was read: it ends CANCELLED, not DEAD
             return killed.isPresent() ? killed : store.jobCancelLeased(end);
         }
+        Optional<JobRow> retried = store.jobRetry(end, retryDelayMs(job, retryAfter));
+        // a cancel may have been requested since the job was read
+        return retried.isPresent() ? retried : store.jobCancelLeased(end);
+    }
+
+    /** The failure's retryAfter, else the job's own backoff, else its queue's (or the broker's). */
+    private long retryDelayMs(JobRow job, Duration retryAfter) {
+        if (retryAfter != null) {
+            return retryAfter.toMillis();
+        }
+        if (job.retryPolicy() != null) {
+            return RetryPolicy.delayMs(job.attempt(), job.retryPolicy());
+        }
         Duration base = job.queueBackoffBaseMs() != null
                 ? Duration.ofMillis(job.queueBackoffBaseMs()) : config.defaults().backoffBase();
         Duration cap = job.queueBackoffCapMs() != null
                 ? Duration.ofMillis(job.queueBackoffCapMs()) : config.defaults().backoffCap();
-        // the failure's retryAfter, else the job's own backoff, else its queue's (or the broker's)
-        long delayMs = retryAfter != null ? retryAfter.toMillis()
-                : job.retryPolicy() != null ? RetryPolicy.delayMs(job.attempt(), job.retryPolicy())
-                : RetryPolicy.delayMs(job.attempt(), base, cap);
-        Optional<JobRow> retried = store.jobRetry(end, delayMs);
-        // a cancel may have been requested since the job was read
-        return retried.isPresent() ? retried : store.jobCancelLeased(end);
+        return RetryPolicy.delayMs(job.attempt(), base, cap);
     }
 
     /**

@@ -26,7 +26,13 @@ public class BrokerMetrics implements JobEvents {
     }
 
     private final MeterRegistry registry;
-    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<Event, Map<String, Counter>> byEvent = new java.util.EnumMap<>(Event.class);
+
+    {
+        for (Event e : Event.values()) {
+            byEvent.put(e, new ConcurrentHashMap<>());
+        }
+    }
     private final Map<String, AtomicReference<QueueState>> queues = new ConcurrentHashMap<>();
     private final Timer claimTimer;
     private final DistributionSummary claimBatch;
@@ -65,10 +71,11 @@ public class BrokerMetrics implements JobEvents {
         if (n <= 0 || queue == null) {
             return;
         }
-        String name = "readpast.jobs." + event.name().toLowerCase(java.util.Locale.ROOT);
-        counters.computeIfAbsent(name + "\u0000" + queue, k -> Counter.builder(name)
+        // one map per event, keyed by queue alone: no name built per call
+        byEvent.get(event).computeIfAbsent(queue, q -> Counter.builder("readpast.jobs."
+                        + event.name().toLowerCase(java.util.Locale.ROOT))
                 .description(event.description())
-                .tag("queue", queue)
+                .tag("queue", q)
                 .register(registry)).increment(n);
     }
 

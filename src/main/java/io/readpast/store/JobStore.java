@@ -45,6 +45,16 @@ public interface JobStore {
         return true;
     }
 
+    /**
+     * Whether completions, failure reports, heartbeats and releases of concurrent requests may go
+     * into one statement (readpast.merging.acks). Not on Babelfish, for the same defect as
+     * {@link #mergesEnqueues}: a result or an error carried as a string in the statement's JSON
+     * items would be stored escaped; there each request keeps its own typed statement.
+     */
+    default boolean mergesAcks() {
+        return true;
+    }
+
     /** The outcome of one insert in {@link #jobInsertMany}. */
     record Inserted(JobRow job, boolean created) {
     }
@@ -99,6 +109,36 @@ public interface JobStore {
 
     /** Completes every item whose lease is held, in one statement; returns the completed ids. */
     Map<Long, Acked> jobCompleteMany(List<CompleteItem> items, String by);
+
+    /**
+     * Single completions merged: every item whose lease is held, in one statement for the jobs in
+     * no batch and with no dependents and one more transaction that completes and settles the
+     * others; returns the completed jobs as SUCCEEDED, by id. An item not returned was not held.
+     */
+    Map<Long, JobRow> jobCompleteRows(List<CompleteItem> items, String by);
+
+    /** A job a batch release gave back: the job as it is now, and the lease it was released from. */
+    record Released(JobRow job, String releasedLease) {
+    }
+
+    /**
+     * Gives back every item whose lease is held and whose cancellation was not requested, in one
+     * statement, each as {@link #jobRelease} does; returns them by id. The others are left: a
+     * cancel-requested job is for {@link #jobCancelLeased}, the rest were not held.
+     */
+    Map<Long, Released> jobReleaseMany(List<ReleaseItem> items, String by);
+
+    /** A job a batch retry put back: the job as it is now, and the lease it failed under. */
+    record Retried(JobRow job, String retriedLease) {
+    }
+
+    /**
+     * Failures with attempts left, reported by their holders, in one statement, each as
+     * {@link #jobRetry} does for a running lease; returns the retried jobs by id. An item whose
+     * lease is not held (or has run out), or whose cancellation was requested, is left.
+     */
+    Map<Long, Retried> jobRetryMany(List<RetryItem> items, String by);
+
 
     /**
      * A PENDING job becomes CANCELLED at once (moved to the archive). With {@code skipLocked} a

@@ -46,7 +46,9 @@ public final class PostgresDialect implements Dialect {
      * behind a queue doing thousands of jobs a second, so the broker vacuums the hot table
      * itself: under a try-advisory-lock (one instance at a time; the others go on), only when the
      * statistics count at least {@code minDead} dead row versions, so nothing happens when
-     * autovacuum keeps up. VACUUM takes no lock that blocks claims, inserts or deletes.
+     * autovacuum keeps up. VACUUM takes no lock that blocks claims, inserts or deletes: the one
+     * that would, truncating the table's empty tail (ACCESS EXCLUSIVE), is off for this table
+     * (V29, {@code vacuum_truncate = false}).
      */
     @Override
     public String hotTableUpkeep(java.sql.Connection c, long minDead) throws SQLException {

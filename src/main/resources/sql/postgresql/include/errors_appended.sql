@@ -1,5 +1,5 @@
 -- A template (StatementCatalog): the errors of a job (slot of: the relation whose row it is,
--- the hot table or the moved rows) with :error appended, as an entry with the attempt, the time
+-- the hot table or the moved rows) with :error (slot error) appended, as an entry with the attempt, the time
 -- (database clock) and the worker, keeping the last :keep_errors entries: a JSON array, as text.
 (
     SELECT CAST(jsonb_agg(e.entry ORDER BY e.n) AS text)
@@ -9,7 +9,7 @@
             'attempt', {{of}}.attempt,
             'at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
             'workerId', {{of}}.worker_id,
-            'error', CAST(:error AS text)))
+            'error', {{error|CAST(:error AS text)}}))
     ) WITH ORDINALITY AS e(entry, n)
     WHERE e.n > jsonb_array_length(COALESCE(CAST({{of}}.errors AS jsonb), CAST('[]' AS jsonb)))
           + 1 - CAST(:keep_errors AS integer)

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -77,6 +78,24 @@ class FairnessMultiInstanceIT {
         ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
         ExecutorService workers = Executors.newFixedThreadPool(WORKERS);
+        // every worker's first claim is held until all have claimed once: 32 claims of 3 ask for 96
+        // with nothing completed, so the queue's cap is what stops them, and the last one to arrive
+        // counts, from the database, exactly the cap at work (the sampler alone may miss a peak)
+        AtomicInteger atWorkAfterFirstClaims = new AtomicInteger(-1);
+        CyclicBarrier firstClaims = new CyclicBarrier(WORKERS, () -> {
+            try (Connection b = FaultDb.connect();
+                 PreparedStatement count = b.prepareStatement(
+                         "SELECT count(*) FROM readpast_job WHERE queue = ? AND status IN (1, 2)")) {
+                count.setString(1, QUEUE);
+                try (ResultSet rs = count.executeQuery()) {
+                    rs.next();
+                    atWorkAfterFirstClaims.set(rs.getInt(1));
+                    maxInQueue.accumulateAndGet(rs.getInt(1), Math::max);
+                }
+            } catch (SQLException e) {
+                problems.add("first-claims count: " + e);
+            }
+        });
         try (Connection c = FaultDb.connect()) {
             PreparedStatement active = c.prepareStatement("SELECT fairness_key, count(*) FROM readpast_job "
                     + "WHERE queue = ? AND status IN (1, 2) GROUP BY fairness_key");
@@ -108,6 +127,7 @@ class FairnessMultiInstanceIT {
                     // a worker holds its previous batch while it claims the next one, so that keys
                     // have jobs at work when they come round again (the cap is exercised)
                     List<JsonNode> held = new ArrayList<>();
+                    boolean first = true;
                     while (!stop.get()) {
                         Api.Reply r;
                         try {
@@ -123,6 +143,10 @@ class FairnessMultiInstanceIT {
                         }
                         List<JsonNode> next = new ArrayList<>();
                         r.body().get("jobs").forEach(next::add);
+                        if (first) {
+                            first = false;
+                            firstClaims.await(2, TimeUnit.MINUTES);
+                        }
                         for (JsonNode job : held) {
                             try {
                                 Api.Reply done = api.post(base, "jobs/" + job.get("id").asText() + "/complete",
@@ -166,6 +190,8 @@ class FairnessMultiInstanceIT {
                         + "the queue at work; %d claims in %d claim statements%n",
                 BROKERS, completed.get(), WORKERS, samples.get(), maxPerKey.get(), maxInQueue.get(), claims, statements);
         assertTrue(problems.isEmpty(), String.join("\n", problems));
+        assertEquals(QUEUE_MAX, atWorkAfterFirstClaims.get(),
+                "32 first claims of 3 with nothing completed: the queue's cap, exactly, at work");
         assertEquals(total, completed.get(), "every job done once");
         assertTrue(samples.get() > 100, "sampled throughout: " + samples.get());
         assertEquals(KEY_MAX, maxPerKey.get(), "the key cap was reached and never passed");

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @QuarkusTest
 class HotStatementTest {
 
-    private static final List<Stmt> HOT = List.of(Stmt.JOB_CLAIM, Stmt.JOB_ACK_CLAIM, Stmt.JOB_COMPLETE_MANY,
+    private static final List<Stmt> HOT = List.of(Stmt.JOB_CLAIM, Stmt.JOB_ACK_CLAIM, Stmt.JOB_COMPLETE_MANY, Stmt.JOB_COMPLETE_ROWS, Stmt.JOB_RELEASE_MANY, Stmt.JOB_RETRY_MANY,
             Stmt.JOB_INSERT_MANY, Stmt.JOB_INSERT, Stmt.JOB_HEARTBEAT_MANY, Stmt.JOB_CLAIM_FAIR);
 
     @Inject

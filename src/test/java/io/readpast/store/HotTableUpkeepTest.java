@@ -86,6 +86,28 @@ class HotTableUpkeepTest {
                 + "AND reloptions IS NOT NULL"), "other tables keep the server's settings");
     }
 
+    @Test
+    void aVacuumOfTheHotTableKeepsItsEmptyTail() {
+        assumeTrue(TestDb.engine() == Engine.POSTGRESQL, "VACUUM's truncation is PostgreSQL's");
+        database.start();
+        // V29: truncating the empty tail takes an ACCESS EXCLUSIVE lock that stops every claim
+        assertEquals(1, TestDb.count("SELECT count(*) FROM pg_class WHERE relname = 'readpast_job' "
+                + "AND 'vacuum_truncate=false' = ANY (reloptions)"));
+        leaveDeadRows(5000); // the table's last pages now hold only dead rows
+        long size = relationSize();
+        // the broker's upkeep runs this statement; autovacuum honours the same setting
+        TestDb.exec("VACUUM readpast_job");
+        assertEquals(size, relationSize(), "VACUUM left the file as it was: no truncation, no exclusive lock");
+        // and the room is used again: the same jobs fit without growing the file
+        TestDb.exec("VACUUM readpast_job");
+        leaveDeadRows(5000);
+        assertEquals(size, relationSize(), "the next inserts reused the kept pages");
+    }
+
+    private static long relationSize() {
+        return TestDb.count("SELECT pg_relation_size('readpast_job')");
+    }
+
     private static void leaveDeadRows(int n) {
         TestDb.exec("INSERT INTO readpast_job (queue, type, payload, max_attempts, due_at) "
                 + "SELECT 'upkeep-test', 'noop', '{}', 1, now() FROM generate_series(1, ?)", n);

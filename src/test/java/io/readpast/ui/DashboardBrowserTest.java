@@ -222,6 +222,10 @@ class DashboardBrowserTest {
         assertTrue(merging.matches("This instance merged, since it started: enqueues [1-9][0-9,]* requests in [1-9][0-9,]* "
                 + "statements · claims [0-9,]+ requests in [0-9,]+ statements · acks [0-9,]+ requests in [0-9,]+ "
                 + "statements · [0-9,]+ long polls waiting now"), merging);
+        // its tooltip says what "acks" counts (docs/how-it-works.md, "Merging")
+        String mergingTitle = driver.findElement(By.cssSelector("[data-test='merging']")).getAttribute("title");
+        assertTrue(mergingTitle.contains("acks are completions, releases, failures\u2019 retries and heartbeats"),
+                mergingTitle);
         shot("01-queues");
 
         // the jobs browser pages with keyset cursors and filters by status

@@ -11,7 +11,6 @@ import io.readpast.security.Caller;
 import io.readpast.store.Json;
 import jakarta.inject.Singleton;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -326,9 +325,30 @@ public class JobBodies {
     public static String jsonText(String field, JsonNode node, int max) {
         Validate.storableJson(field, node);
         String text = node.toString();
-        if (text.length() > max || text.getBytes(StandardCharsets.UTF_8).length > max) {
+        if (text.length() > max || utf8Length(text) > max) {
             throw BrokerException.invalid("'" + field + "' is larger than " + max + " bytes of JSON.");
         }
         return text;
+    }
+
+    /** The length of {@code text} in UTF-8, counted without encoding it (a lone surrogate counts as '?', one byte). */
+    static int utf8Length(String text) {
+        int bytes = 0;
+        for (int i = 0, n = text.length(); i < n; i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                bytes++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 }

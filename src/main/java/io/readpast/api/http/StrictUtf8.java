@@ -7,12 +7,6 @@ import jakarta.ws.rs.ext.ReaderInterceptorContext;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Every request body is read as strict UTF-8 before it is parsed: an overlong form (such as
@@ -34,23 +28,60 @@ public class StrictUtf8 implements ReaderInterceptor {
         return ctx.proceed();
     }
 
-    /** Where {@code bytes} stops being strict UTF-8 (Java's decoder refuses non-shortest forms), or -1. */
+    /**
+     * Where {@code bytes} stops being strict UTF-8 (RFC 3629: shortest forms only, no encoded
+     * surrogates, nothing past U+10FFFF, no sequence cut short), or -1: the index of the first
+     * byte of the first bad sequence. Written out rather than through a {@code CharsetDecoder}
+     * so that a request allocates nothing for it, and ASCII (most of any JSON body) is one
+     * comparison per byte.
+     */
     static int firstInvalidByte(byte[] bytes) {
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        CharBuffer out = CharBuffer.allocate(8192);
-        while (true) {
-            CoderResult r = decoder.decode(in, out, true);
-            if (r.isError()) {
-                return in.position();
+        int n = bytes.length;
+        int i = 0;
+        while (i < n) {
+            int b = bytes[i];
+            if (b >= 0) {
+                i++;
+                continue;
             }
-            if (r.isUnderflow()) {
-                r = decoder.flush(out);
-                return r.isError() ? in.position() : -1;
+            b &= 0xFF;
+            int need;
+            int lo = 0x80;
+            int hi = 0xBF;
+            if (b >= 0xC2 && b <= 0xDF) {
+                need = 1;
+            } else if (b >= 0xE0 && b <= 0xEF) {
+                need = 2;
+                if (b == 0xE0) {
+                    lo = 0xA0; // shorter forms are overlong
+                } else if (b == 0xED) {
+                    hi = 0x9F; // U+D800..U+DFFF, surrogates
+                }
+            } else if (b >= 0xF0 && b <= 0xF4) {
+                need = 3;
+                if (b == 0xF0) {
+                    lo = 0x90;
+                } else if (b == 0xF4) {
+                    hi = 0x8F; // past U+10FFFF
+                }
+            } else {
+                return i; // a continuation byte first, C0/C1 (overlong), or F5..FF
             }
-            out.clear();
+            if (i + need >= n) {
+                return i;
+            }
+            int second = bytes[i + 1] & 0xFF;
+            if (second < lo || second > hi) {
+                return i;
+            }
+            for (int k = 2; k <= need; k++) {
+                int c = bytes[i + k] & 0xFF;
+                if (c < 0x80 || c > 0xBF) {
+                    return i;
+                }
+            }
+            i += need + 1;
         }
+        return -1;
     }
 }

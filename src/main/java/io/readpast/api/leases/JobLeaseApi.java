@@ -180,12 +180,14 @@ public interface JobLeaseApi {
     @Path("/fail")
     @Tag(name = "Workers")
     @Operation(operationId = "failJobs", summary = "Report up to 1000 failures in one round trip",
-            description = "Each item as POST /jobs/{id}/fail, one after another. Answers per item, in order: 200 "
-                    + "with the job's state now (PENDING to be retried, DEAD or CANCELLED), 404 no such job, 409 lease "
-                    + "not held, 400 invalid. The request as a whole gets 400 only when 'items' is missing, empty or "
-                    + "longer than readpast.limits.batch-max, or the body is not JSON of this shape. A 503 may come "
-                    + "after some items took effect: sent again, those are answered as the single call answers a "
-                    + "repeat (200 for a job already DEAD or CANCELLED under this lease, else 409)."
+            description = "Each item is answered as POST /jobs/{id}/fail answers it. The retries (attempts left) "
+                    + "go into one statement, merged with the retries of other failure reports in flight; a job that "
+                    + "dies or whose cancellation was requested is settled on its own. Answers per item, in order: "
+                    + "200 with the job's state now (PENDING to be retried, DEAD or CANCELLED), 404 no such job, 409 "
+                    + "lease not held, 400 invalid. The request as a whole gets 400 only when 'items' is missing, "
+                    + "empty or longer than readpast.limits.batch-max, or the body is not JSON of this shape. A 503 "
+                    + "may come after some items took effect: sent again, those are answered as the single call "
+                    + "answers a repeat (200 for a job already DEAD or CANCELLED under this lease, else 409)."
                     + ApiDocs.ROLE_WORKER)
     @RequestBody(required = true, description = "The leases and what went wrong.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.FailBatch.class),
@@ -205,12 +207,13 @@ public interface JobLeaseApi {
     @Path("/release")
     @Tag(name = "Workers")
     @Operation(operationId = "releaseJobs", summary = "Give up to 1000 leased jobs back in one round trip",
-            description = "Each item as POST /jobs/{id}/release (with its own optional delaySeconds), one after "
-                    + "another. Answers per item, in order: 200 with the job's state now (PENDING, or CANCELLED when "
-                    + "a cancel was requested), 404 no such job, 409 lease not held, 400 invalid. The request as a "
-                    + "whole gets 400 only when 'items' is missing, empty or longer than readpast.limits.batch-max, "
-                    + "or the body is not JSON of this shape. A 503 may come after some items took effect; sent "
-                    + "again, those get 409." + ApiDocs.ROLE_WORKER)
+            description = "Each item (with its own optional delaySeconds) is answered as POST /jobs/{id}/release "
+                    + "answers it. The batch is one statement, merged with other releases in flight; a job whose "
+                    + "cancellation was requested is cancelled on its own after it. Answers per item, in order: 200 "
+                    + "with the job's state now (PENDING, or CANCELLED when a cancel was requested), 404 no such job, "
+                    + "409 lease not held, 400 invalid. The request as a whole gets 400 only when 'items' is missing, "
+                    + "empty or longer than readpast.limits.batch-max, or the body is not JSON of this shape. A 503 "
+                    + "may come after some items took effect; sent again, those get 409." + ApiDocs.ROLE_WORKER)
     @RequestBody(required = true, description = "The leases to give back.",
             content = @Content(mediaType = ApiDocs.JSON, schema = @Schema(implementation = Requests.ReleaseBatch.class),
                     examples = @ExampleObject(name = "batch", value = ApiDocs.RELEASE_BATCH_BODY)))

@@ -175,8 +175,15 @@ public class JobLeaseResource implements JobLeaseApi {
             Requests.FailItem item = mapper.treeToValue(node, Requests.FailItem.class);
             return failItem(Validate.jobId(item.id() == null ? "" : item.id()), item.leaseId(), item.error(),
                     item.retryable(), item.retryAfterSeconds());
-        }, FailItem::id, valid -> eachItem("fail", valid, f -> leases.fail(f.id(), f.leaseId(), f.error(), f.retryable(),
-                f.retryAfter(), caller.name())));
+        }, FailItem::id, valid -> {
+            // the retries of the batch in one statement (merged with other failures under load)
+            List<Leases.Failure> items = new ArrayList<>(valid.size());
+            for (FailItem f : valid) {
+                items.add(new Leases.Failure(f.id(), f.leaseId(), f.error(), f.retryable(), f.retryAfter()));
+            }
+            java.time.Instant start = java.time.Instant.now();
+            return answers("fail", start, leases.failMany(items, caller.name()));
+        });
     }
 
     /** A parsed batch release. */
@@ -190,8 +197,15 @@ public class JobLeaseResource implements JobLeaseApi {
             Requests.ReleaseItem item = mapper.treeToValue(node, Requests.ReleaseItem.class);
             long id = Validate.jobId(item.id() == null ? "" : item.id());
             return new ReleaseItem(id, Validate.leaseId(item.leaseId()), releaseDelay(item.delaySeconds()));
-        }, ReleaseItem::id, valid -> eachItem("release", valid, r -> leases.release(r.id(), r.leaseId(), r.delay(),
-                caller.name())));
+        }, ReleaseItem::id, valid -> {
+            // one statement for the batch (merged with other releases under load)
+            List<io.readpast.store.ReleaseItem> items = new ArrayList<>(valid.size());
+            for (ReleaseItem r : valid) {
+                items.add(new io.readpast.store.ReleaseItem(r.id(), r.leaseId(), r.delay() == null ? 0 : r.delay().toMillis()));
+            }
+            java.time.Instant start = java.time.Instant.now();
+            return answers("release", start, leases.releaseMany(items, caller.name()));
+        });
     }
 
     /** A failure report checked as POST /jobs/{id}/fail checks it (the same for a batch item). */
@@ -219,21 +233,15 @@ public class JobLeaseResource implements JobLeaseApi {
         }
     }
 
-    /**
-     * Runs a lease call per item, each on its own (a DB fault still fails the whole request:
-     * items before it have taken effect, and a retry of them is answered as the single call
-     * answers a retry); each job gets the span the single call gives it, in its own trace.
-     */
-    private <T> List<Outcome> eachItem(String what, List<T> items, java.util.function.Function<T, JobRow> call) {
-        List<Outcome> out = new ArrayList<>(items.size());
-        for (T item : items) {
-            try {
-                java.time.Instant start = java.time.Instant.now();
-                JobRow row = call.apply(item);
-                tracing.jobCall(what, row, start);
-                out.add(new Outcome(io.readpast.core.JobStatus.of(row).name(), null, null, null));
-            } catch (BrokerException e) {
-                out.add(Outcome.refused(e));
+    /** Each item's answer: the job's state after the call, or why not. */
+    private List<Outcome> answers(String what, java.time.Instant start, List<Leases.Ended> ended) {
+        List<Outcome> out = new ArrayList<>(ended.size());
+        for (Leases.Ended e : ended) {
+            if (e.error() != null) {
+                out.add(Outcome.refused(e.error()));
+            } else {
+                tracing.jobCall(what, e.job(), start);
+                out.add(new Outcome(io.readpast.core.JobStatus.of(e.job()).name(), null, null, null));
             }
         }
         return out;

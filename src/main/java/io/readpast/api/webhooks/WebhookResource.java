@@ -30,7 +30,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /** Webhook deliveries (the outbox): browse them, read one, send a DEAD one again. Admin only. */
 @Path("/webhooks/deliveries")
@@ -38,8 +37,6 @@ import java.util.regex.Pattern;
 @Consumes(MediaType.WILDCARD)
 public class WebhookResource {
 
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     private final Webhooks webhooks;
     private final ReadpastConfig config;
@@ -186,7 +183,7 @@ public class WebhookResource {
     }
 
     private static String deliveryId(String raw) {
-        if (raw == null || !UUID_TEXT.matcher(raw).matches()) {
+        if (raw == null || !io.readpast.api.http.Validate.isUuidText(raw)) {
             throw BrokerException.invalid("A delivery id is the UUID sent as Readpast-Delivery; got '"
                     + Validate.printable(raw == null ? "" : raw) + "'.");
         }

@@ -47,12 +47,20 @@ final class ClaimPath {
     private final Settlement settlement;
     /** Jobs claimed or acknowledged in batches: each leaves a dead row version in the hot table. */
     private final AtomicLong churn = new AtomicLong();
+    /** How long a claim tries again while a capped queue in scope is held by another claim. */
+    static final long CONTENDED_RETRY_NANOS = 100_000_000L;
+    private final AtomicLong contendedRetries = new AtomicLong();
 
     ClaimPath(SqlRunner sql, ClaimGate gate, CappedQueues capped, Settlement settlement) {
         this.sql = sql;
         this.settlement = settlement;
         this.gate = gate;
         this.capped = capped;
+    }
+
+    /** The tries again of claims that met a capped queue's row held by another claim. */
+    long contendedRetries() {
+        return contendedRetries.get();
     }
 
     long churn() {
@@ -101,10 +109,7 @@ final class ClaimPath {
             }));
         }
         List<String> fairFree = capped.fairFree(first.queues());
-        return gate.run(() -> sql.tx(c -> {
-            claimLocked(c, p, queuesJson, slices, fairFree);
-            return slices.claimed();
-        }));
+        return gate.run(() -> claimLockedUntilServed(p, queuesJson, slices, fairFree));
     }
 
     /**
@@ -140,10 +145,7 @@ final class ClaimPath {
                 }));
             } else {
                 List<String> fairFree = capped.fairFree(first.queues());
-                gate.run(() -> sql.tx(c -> {
-                    claimLocked(c, p, queuesJson, slices, fairFree);
-                    return null;
-                }));
+                gate.run(() -> claimLockedUntilServed(p, queuesJson, slices, fairFree));
             }
         } else {
             p.str("items", itemsJson(acks)).bool("linked", false).str("claimers", slices.json())
@@ -286,6 +288,51 @@ final class ClaimPath {
     }
 
     /**
+     * job_complete_rows: the jobs of {@code items} whose leases are held, completed, as SUCCEEDED
+     * by id. Jobs in no batch and with no dependents go in one statement; the items it did not
+     * complete go again in one transaction that also settles their batches and dependents, so
+     * that merged completions of one batch's jobs take its row once, not once each (review
+     * round 2, N8). An item whose lease is simply not held costs this one more look.
+     */
+    Map<Long, JobRow> completeRows(List<CompleteItem> items, String by) {
+        Params p = Params.of().str("items", itemsJson(items)).str("modified_by", by).bool("linked", false);
+        List<JobRow> rows = sql.oneStatement(c -> sql.queryJobs(c, Stmt.JOB_COMPLETE_ROWS, p));
+        Map<Long, JobRow> out = new HashMap<>(items.size() * 2);
+        for (JobRow r : rows) {
+            out.put(r.id(), r);
+        }
+        List<CompleteItem> rest = new ArrayList<>();
+        for (CompleteItem i : items) {
+            if (!out.containsKey(i.id())) {
+                rest.add(i);
+            }
+        }
+        if (!rest.isEmpty()) {
+            Params linked = Params.of().str("items", itemsJson(rest)).str("modified_by", by).bool("linked", true);
+            Settlement.Released[] released = new Settlement.Released[1];
+            List<JobRow> more = sql.tx(c -> {
+                List<JobRow> moved = sql.queryJobs(c, Stmt.JOB_COMPLETE_ROWS, linked);
+                List<Settlement.Moved> settle = new ArrayList<>();
+                for (JobRow r : moved) {
+                    if (r.linked()) {
+                        settle.add(Settlement.Moved.of(r));
+                    }
+                }
+                released[0] = settle.isEmpty() ? null : settlement.settle(c, settle);
+                return moved;
+            });
+            settlement.announce(released[0]);
+            for (JobRow r : more) {
+                out.put(r.id(), r);
+            }
+            rows = new ArrayList<>(rows);
+            rows.addAll(more);
+        }
+        churn.addAndGet(rows.size());
+        return out;
+    }
+
+    /**
      * The items {@code done} does not hold, completed in a transaction that also settles their
      * batches and dependents (job_complete_many with linked jobs taken): the fast statements
      * leave such jobs alone. An item whose lease is simply not held costs this one more look.
@@ -335,7 +382,7 @@ final class ClaimPath {
      * (those locked, then {@code fairFree}, the ones with round-robin alone, which need no
      * lock), in name order; then the other queues by job_claim with what is left of the limit.
      */
-    private void claimLocked(Connection c, Params p, String queuesJson, Slices slices, List<String> fairFree)
+    private boolean claimLocked(Connection c, Params p, String queuesJson, Slices slices, List<String> fairFree)
             throws SQLException {
         List<String> locked = new ArrayList<>();
         List<String> fair = new ArrayList<>();
@@ -344,9 +391,15 @@ final class ClaimPath {
         // to the claim's limit) and commits it before it locks the queue rows; the claims that
         // follow in this transaction skip it (review round 2, N2)
         p.bool("prelude", false);
+        boolean[] contended = new boolean[1];
         sql.query(c, Stmt.QUEUE_LOCK_CAPPED, Params.of().str("queues", queuesJson)
                 .integer("limit", Math.max(1, slices.remaining())), (rs, cols) -> {
             String name = rs.getString(cols.get("name"));
+            if (!rs.getBoolean(cols.get("locked"))) {
+                // room and due work, but another transaction holds its row (a claim there)
+                contended[0] = true;
+                return Boolean.TRUE;
+            }
             if (rs.getBoolean(cols.get("fair"))) {
                 fair.add(name);
             } else {
@@ -381,6 +434,30 @@ final class ClaimPath {
                 perQueue.forEach((q, n) -> counts.add(Map.of("queue", q, "n", n)));
                 sql.execute(c, Stmt.QUEUE_RATE_COUNT, Params.of().str("counts", Json.write(counts)));
             }
+        }
+        return contended[0];
+    }
+
+    /**
+     * {@link #claimLocked} in transactions of its own until the claims have what they asked
+     * for, or no queue in scope with room and due work was held by another claim, or
+     * {@link #CONTENDED_RETRY_NANOS} have passed: a claim that met a capped queue's row held
+     * by a claim in progress (on this instance or another) tries again once that one has
+     * likely committed, rather than answer nothing (and a long-poll sleep) while the queue has
+     * room. The rows of each try are committed and kept; a holder that froze costs the claim
+     * that much time, never a wait on its lock.
+     */
+    private List<List<JobRow>> claimLockedUntilServed(Params p, String queuesJson, Slices slices,
+                                                      List<String> fairFree) {
+        long until = System.nanoTime() + CONTENDED_RETRY_NANOS;
+        while (true) {
+            boolean contended = sql.tx(c -> claimLocked(c, p, queuesJson, slices, fairFree));
+            if (!contended || slices.remaining() <= 0 || System.nanoTime() >= until) {
+                return slices.claimed();
+            }
+            contendedRetries.incrementAndGet();
+            java.util.concurrent.locks.LockSupport.parkNanos(
+                    java.util.concurrent.ThreadLocalRandom.current().nextLong(200_000, 2_000_000));
         }
     }
 

@@ -13,6 +13,8 @@ import io.readpast.store.LeaseEnd;
 import io.readpast.store.LeaseRef;
 import io.readpast.store.NewJob;
 import io.readpast.store.Params;
+import io.readpast.store.ReleaseItem;
+import io.readpast.store.RetryItem;
 import io.readpast.store.Stmt;
 
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -51,6 +53,16 @@ final class JdbcJobStore implements JobStore {
 
     @Override
     public boolean mergesEnqueues() {
+        return jsonStringsComeBackUnescaped();
+    }
+
+    @Override
+    public boolean mergesAcks() {
+        return jsonStringsComeBackUnescaped();
+    }
+
+    /** Whether OPENJSON hands a string member back unescaped: everywhere but on Babelfish. */
+    private boolean jsonStringsComeBackUnescaped() {
         return !io.readpast.store.SqlServerDialect.BABELFISH.equals(sql.dialect().flavor());
     }
 
@@ -217,6 +229,64 @@ final class JdbcJobStore implements JobStore {
         }
         return moveAndSettle(Stmt.JOB_COMPLETE, lease(lease).str("result", result).str("modified_by", by)
                 .bool("linked", true));
+    }
+
+    @Override
+    public Map<Long, Released> jobReleaseMany(List<ReleaseItem> items, String by) {
+        StringWriter w = new StringWriter(items.size() * 80);
+        try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
+            g.writeStartArray();
+            for (ReleaseItem i : items) {
+                g.writeStartObject();
+                g.writeNumberField("id", i.id());
+                g.writeStringField("lease_id", i.leaseId());
+                g.writeNumberField("delay_ms", i.delayMs());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        Params p = Params.of().str("items", w.toString()).str("modified_by", by);
+        Map<Long, Released> out = new HashMap<>();
+        sql.oneStatement(c -> sql.query(c, Stmt.JOB_RELEASE_MANY, p, (rs, cols) -> {
+            JobRow job = sql.rows().job(rs, cols);
+            out.put(job.id(), new Released(job, RowReader.uuid(rs, cols, "released_lease")));
+            return Boolean.TRUE;
+        }));
+        return out;
+    }
+
+    @Override
+    public Map<Long, Retried> jobRetryMany(List<RetryItem> items, String by) {
+        StringWriter w = new StringWriter(items.size() * 120);
+        try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
+            g.writeStartArray();
+            for (RetryItem i : items) {
+                g.writeStartObject();
+                g.writeNumberField("id", i.id());
+                g.writeStringField("lease_id", i.leaseId());
+                g.writeStringField("error", i.error());
+                g.writeNumberField("delay_ms", i.delayMs());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        Params p = Params.of().str("items", w.toString()).str("modified_by", by).integer("keep_errors", KEEP_ERRORS);
+        Map<Long, Retried> out = new HashMap<>();
+        sql.oneStatement(c -> sql.query(c, Stmt.JOB_RETRY_MANY, p, (rs, cols) -> {
+            JobRow job = sql.rows().job(rs, cols);
+            out.put(job.id(), new Retried(job, RowReader.uuid(rs, cols, "retried_lease")));
+            return Boolean.TRUE;
+        }));
+        return out;
+    }
+
+    @Override
+    public Map<Long, JobRow> jobCompleteRows(List<CompleteItem> items, String by) {
+        return claims.completeRows(items, by);
     }
 
     @Override

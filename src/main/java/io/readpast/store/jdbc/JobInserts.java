@@ -154,7 +154,13 @@ final class JobInserts {
 
     /** The jobs as job_insert_many reads them: JSON text columns as strings, times as ISO-8601 UTC. */
     static String manyJson(List<NewJob> jobs) {
-        StringWriter w = new StringWriter(jobs.size() * 160);
+        // sized for the payloads (1 KB each is common) and their escaping, so the text is not copied as it grows
+        int size = 2;
+        for (NewJob j : jobs) {
+            int payload = j.payload() == null ? 0 : j.payload().length();
+            size += 400 + payload + payload / 8 + (j.tags() == null ? 0 : j.tags().length());
+        }
+        StringWriter w = new StringWriter(size);
         try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
             g.writeStartArray();
             for (NewJob j : jobs) {

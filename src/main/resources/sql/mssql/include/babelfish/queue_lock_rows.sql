@@ -21,6 +21,8 @@ WHERE (max_workers IS NOT NULL OR rate_limit IS NOT NULL OR key_max_workers IS N
 SELECT
     l.name,
     CASE WHEN l.rate_limit IS NULL THEN CAST(0 AS bit) ELSE CAST(1 AS bit) END AS rate_limited,
-    l.fair
+    l.fair,
+    -- nothing is skipped here: every queue returned is locked (the caller never tries again)
+    CAST(1 AS bit) AS locked
 FROM @locked AS l
 ORDER BY l.name;

@@ -532,7 +532,7 @@
   function mergingNote(m) {
     const part = (label, c) => label + ' ' + num(c.requests) + ' requests in ' + num(c.statements) + ' statements';
     return h('p', { class: 'muted', 'data-test': 'merging',
-      title: 'Concurrent requests of one kind share one database statement (readpast.merging.*); per broker instance' },
+      title: 'Concurrent requests of one kind share one database statement (readpast.merging.*); acks are completions, releases, failures\u2019 retries and heartbeats; per broker instance' },
     'This instance merged, since it started: ' + part('enqueues', m.enqueues) + ' · ' + part('claims', m.claims)
         + ' · ' + part('acks', m.acks) + ' · ' + num(m.claimsWaiting) + ' long polls waiting now');
   }

@@ -36,6 +36,9 @@ class ClaimPathTest {
     @Inject
     Database database;
 
+    @Inject
+    io.readpast.core.Wakeups wakeups;
+
     Http http;
     JdbcStores store;
 
@@ -134,6 +137,57 @@ class ClaimPathTest {
         assertEquals(3, answer.get(30, java.util.concurrent.TimeUnit.SECONDS).size(),
                 "served once the holder committed, not answered empty while the queue had room and work");
         assertTrue(store.contendedClaimRetries() > retries, "it tried again");
+    }
+
+    @Test
+    void aLongPollMeetingAHeldCappedQueuePastTheRetryBudgetClaimsAgainWithinItsWaitAndIsServed() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TestDb.skipsLockedRows(),
+                "this engine ignores READPAST and UPDLOCK (Babelfish): a held queue row is waited for, not skipped");
+        assertEquals(200, http.send("PUT", "/queues/cp-held-long", Map.of("maxWorkers", 5), Duration.ofSeconds(10))
+                .status());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(201, http.post("/jobs", Map.of("queue", "cp-held-long", "type", "t")).status());
+        }
+        double metricBefore = contendedMetric();
+        long retries = store.contendedClaimRetries();
+        java.util.concurrent.CompletableFuture<Http.Reply> answer;
+        try (java.sql.Connection held = holdQueueRow("cp-held-long")) {
+            answer = java.util.concurrent.CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
+                    Map.of("workerId", "cp", "queues", List.of("cp-held-long"), "limit", 3, "waitSeconds", 20),
+                    Duration.ofSeconds(30)));
+            // a 100 ms budget holds at most about 20 tries (pauses of 0.2 ms doubling to 8 ms):
+            // past 60 the claim has spent its budget at least twice over and is still at it,
+            // never waiting for an announcement: the holder's commit announces nothing (before
+            // long-polls claimed again, this one slept between the due poll's once-a-second
+            // looks, and a 1 s wait could end empty while the queue had room)
+            java.util.concurrent.atomic.AtomicInteger slept = new java.util.concurrent.atomic.AtomicInteger();
+            await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(2))
+                    .until(() -> {
+                        slept.accumulateAndGet(wakeups.waiting(), Math::max);
+                        return store.contendedClaimRetries() - retries > 60 || answer.isDone();
+                    });
+            assertTrue(!answer.isDone(), () -> "still trying while the row is held, not answered: " + answer.join());
+            assertEquals(0, slept.get(), "the long-poll never waited for an announcement while the row was held");
+            held.commit();
+        }
+        long start = System.nanoTime();
+        Http.Reply r = answer.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        assertEquals(200, r.status(), () -> String.valueOf(r.body()));
+        assertEquals(3, r.body().get("jobs").size(), () -> "served once the holder committed: " + r.body());
+        assertTrue(ms < 10_000, "served soon after the holder's commit, not at the wait's end: " + ms + " ms");
+        assertTrue(contendedMetric() >= metricBefore + 60,
+                "readpast_claim_contended_retries_total counts the tries: " + contendedMetric());
+    }
+
+    private double contendedMetric() {
+        String text = io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract().asString();
+        for (String line : text.split("\n")) {
+            if (line.startsWith("readpast_claim_contended_retries_total")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no readpast_claim_contended_retries_total in /q/metrics");
     }
 
     @Test

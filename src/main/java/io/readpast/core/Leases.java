@@ -57,8 +57,15 @@ public class Leases {
     public record Completion(long id, BrokerException error) {
     }
 
-    /** What an ack-and-claim did: one answer per acknowledgement, and the leased jobs. */
-    public record AckAndClaim(List<Completion> acks, List<JobRow> jobs) {
+    /**
+     * What an ack-and-claim did: one answer per acknowledgement, and the leased jobs;
+     * {@code contended} as in {@link JobStore.AckClaimed}: a capped queue with room was held by
+     * another claim, so claiming again a moment later may find jobs with nothing announced.
+     */
+    public record AckAndClaim(List<Completion> acks, List<JobRow> jobs, boolean contended) {
+        public AckAndClaim(List<Completion> acks, List<JobRow> jobs) {
+            this(acks, jobs, false);
+        }
     }
 
     /**
@@ -82,14 +89,13 @@ public class Leases {
      */
     public AckAndClaim ackAndClaim(List<CompleteItem> acks, String workerId, List<String> queues, List<String> types,
                                    int limit, Integer leaseSeconds, String by) {
-        if (acks.isEmpty() || config.merging().claims()) {
-            return config.merging().claims() ? merged(acks, workerId, queues, types, limit, leaseSeconds, by)
-                    : new AckAndClaim(List.of(), claim(workerId, queues, types, limit, leaseSeconds, by));
+        if (config.merging().claims()) {
+            return merged(acks, workerId, queues, types, limit, leaseSeconds, by);
         }
         long start = System.nanoTime();
         JobStore.AckClaimed r = store.jobAckClaim(acks, claimParams(workerId, queues, types, limit, leaseSeconds, by));
         outcomes.leased(System.nanoTime() - start, r.claimed());
-        return new AckAndClaim(completions(acks, r.acked()), r.claimed());
+        return new AckAndClaim(acks.isEmpty() ? List.of() : completions(acks, r.acked()), r.claimed(), r.contended());
     }
 
     /** A claim (with its acks, maybe none) waiting to go into a merged statement. */
@@ -122,10 +128,10 @@ public class Leases {
                 by)));
         outcomes.leased(System.nanoTime() - start, r.claimed());
         if (acks.isEmpty()) {
-            return new AckAndClaim(List.of(), r.claimed());
+            return new AckAndClaim(List.of(), r.claimed(), r.contended());
         }
         // the acks done are those of every merged claim: this claim's own, to answer and count
-        return new AckAndClaim(completions(acks, own(acks, r.acked())), r.claimed());
+        return new AckAndClaim(completions(acks, own(acks, r.acked())), r.claimed(), r.contended());
     }
 
     /** Of the acks a merged statement did, those of these items. */

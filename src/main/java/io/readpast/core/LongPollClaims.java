@@ -11,7 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Claims that may wait ({@code waitSeconds}): claim once; when nothing is claimable, wait in
  * {@link Wakeups} (no thread of the pool, no database connection) until new work is announced
  * (an enqueue on this instance, a NOTIFY from another one, or the shared due-time poll), then
- * claim again, until the deadline. A filter that just found nothing is not asked again until
+ * claim again, until the deadline. A claim that found nothing because a capped queue with room
+ * was held by another claim for as long as it tried ({@link Leases.AckAndClaim#contended}) claims
+ * again at once: that holder's commit announces nothing. A filter that just found nothing is not asked again until
  * something is announced, so idle long-polls cost no statements.
  */
 @ApplicationScoped
@@ -49,21 +51,25 @@ public class LongPollClaims {
         while (true) {
             long generation = wakeups.generation(queues);
             if (acked == null || woken || waitSeconds == 0 || !Objects.equals(emptyAt.get(key), generation)) {
-                List<JobRow> jobs;
+                Leases.AckAndClaim got = leases.ackAndClaim(acked == null ? acks : List.of(), workerId, queues, types,
+                        limit, leaseSeconds, by);
                 if (acked == null) {
-                    Leases.AckAndClaim first = leases.ackAndClaim(acks, workerId, queues, types, limit, leaseSeconds,
-                            by);
-                    acked = first.acks();
-                    jobs = first.jobs();
-                } else {
-                    jobs = leases.claim(workerId, queues, types, limit, leaseSeconds, by);
+                    acked = got.acks();
                 }
+                List<JobRow> jobs = got.jobs();
                 if (!jobs.isEmpty()) {
                     if (jobs.size() >= limit) {
                         // a full batch: there may be more in these queues, let the next waiter look
                         jobs.stream().map(JobRow::queue).distinct().forEach(q -> wakeups.release(q, 1));
                     }
                     return new Leases.AckAndClaim(acked, jobs);
+                }
+                if (got.contended() && waitSeconds > 0 && System.nanoTime() < deadline) {
+                    // a capped queue with room and due work was held by another claim all the
+                    // while this one tried: its holder commits soon, and nothing will be
+                    // announced when it does, so claim again rather than wait
+                    woken = true;
+                    continue;
                 }
                 if (emptyAt.size() > 10_000) {
                     emptyAt.clear();

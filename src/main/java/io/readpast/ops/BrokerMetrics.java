@@ -37,8 +37,14 @@ public class BrokerMetrics implements JobEvents {
     private final Timer claimTimer;
     private final DistributionSummary claimBatch;
 
-    public BrokerMetrics(MeterRegistry registry, io.readpast.core.MergeStats merges, io.readpast.core.Wakeups wakeups) {
+    public BrokerMetrics(MeterRegistry registry, io.readpast.core.MergeStats merges, io.readpast.core.Wakeups wakeups,
+                         io.readpast.store.JobStore jobs) {
         this.registry = registry;
+        io.micrometer.core.instrument.FunctionCounter.builder("readpast.claim.contended.retries", jobs,
+                        BrokerMetrics::contendedRetries)
+                .description("Claim transactions tried again because a capped queue with room and due work was "
+                        + "held by another claim (docs/fairness.md)")
+                .register(registry);
         Gauge.builder("readpast.claims.waiting", wakeups, io.readpast.core.Wakeups::waiting)
                 .description("Long-polling claims of this instance waiting for work").register(registry);
         for (io.readpast.core.MergeStats.Kind kind : io.readpast.core.MergeStats.Kind.values()) {
@@ -64,6 +70,15 @@ public class BrokerMetrics implements JobEvents {
                 .minimumExpectedValue(1.0)
                 .maximumExpectedValue(1000.0)
                 .register(registry);
+    }
+
+    /** The store's count; 0 while the database has not started (a scrape never fails on it). */
+    private static double contendedRetries(io.readpast.store.JobStore jobs) {
+        try {
+            return jobs.contendedClaimRetries();
+        } catch (RuntimeException e) {
+            return 0;
+        }
     }
 
     @Override

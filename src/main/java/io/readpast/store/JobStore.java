@@ -82,9 +82,24 @@ public interface JobStore {
      */
     AckClaimed jobAckClaim(List<CompleteItem> acks, ClaimParams claim);
 
-    /** What {@link #jobAckClaim} did: the completed ids, and the claimed jobs in claim order. */
-    record AckClaimed(Map<Long, Acked> acked, List<JobRow> claimed) {
+    /**
+     * What {@link #jobAckClaim} did: the completed ids, and the claimed jobs in claim order;
+     * {@code contended}: the claim got fewer than it asked for while a capped queue in scope,
+     * with room and due work, was held by another claim for as long as it tried (more may be
+     * claimable a moment later, with nothing new announced).
+     */
+    record AckClaimed(Map<Long, Acked> acked, List<JobRow> claimed, boolean contended) {
+        public AckClaimed(Map<Long, Acked> acked, List<JobRow> claimed) {
+            this(acked, claimed, false);
+        }
     }
+
+    /**
+     * How many times claims of this instance tried again, in a new transaction, because a capped
+     * queue in scope with room and due work was held by another claim (metric
+     * readpast_claim_contended_retries_total).
+     */
+    long contendedClaimRetries();
 
     /**
      * Claims (each with its acks, maybe none) merged into one statement: they share queues, types

@@ -83,6 +83,11 @@ final class ClaimPath {
      * One list of claimed jobs per claim, in claim order.
      */
     List<List<JobRow>> claimMany(List<ClaimParams> claims) {
+        return claimSlices(claims).claimed();
+    }
+
+    /** {@link #claimMany}, its claims' slices as they ended (what each got, and whether a held queue cut it short). */
+    private Slices claimSlices(List<ClaimParams> claims) {
         ClaimParams first = claims.get(0);
         String queuesJson = first.queues() == null ? null : Json.write(first.queues());
         Slices slices = new Slices(claims);
@@ -95,7 +100,7 @@ final class ClaimPath {
             return gate.run(() -> sql.repeatableStatement(c -> {
                 slices.forget(); // a try after a failover starts afresh: what it read before may not have committed
                 slices.take(c, Stmt.JOB_CLAIM, p);
-                return slices.claimed();
+                return slices;
             }));
         }
         String fairOnly = capped.onlyFairFree(first.queues());
@@ -105,11 +110,12 @@ final class ClaimPath {
             return gate.run(() -> sql.repeatableStatement(c -> {
                 slices.forget();
                 slices.take(c, Stmt.JOB_CLAIM_FAIR, p.str("queue", fairOnly).bool("locked", false));
-                return slices.claimed();
+                return slices;
             }));
         }
         List<String> fairFree = capped.fairFree(first.queues());
-        return gate.run(() -> claimLockedUntilServed(p, queuesJson, slices, fairFree));
+        claimLockedUntilServed(p, queuesJson, slices, fairFree);
+        return slices;
     }
 
     /**
@@ -123,10 +129,7 @@ final class ClaimPath {
         List<CompleteItem> acks = new ArrayList<>();
         ackLists.forEach(acks::addAll);
         if (acks.isEmpty()) {
-            List<List<JobRow>> claimed = claimMany(claims);
-            List<AckClaimed> out = new ArrayList<>(claims.size());
-            claimed.forEach(rows -> out.add(new AckClaimed(Map.of(), rows)));
-            return out;
+            return claimSlices(claims).answers(Map.of());
         }
         String queuesJson = first.queues() == null ? null : Json.write(first.queues());
         Slices slices = new Slices(claims);
@@ -144,8 +147,7 @@ final class ClaimPath {
                     return null;
                 }));
             } else {
-                List<String> fairFree = capped.fairFree(first.queues());
-                gate.run(() -> claimLockedUntilServed(p, queuesJson, slices, fairFree));
+                claimLockedUntilServed(p, queuesJson, slices, capped.fairFree(first.queues()));
             }
         } else {
             p.str("items", itemsJson(acks)).bool("linked", false).str("claimers", slices.json())
@@ -171,12 +173,7 @@ final class ClaimPath {
             // jobs of a batch, or with dependents, were left alone: completed now, with their settling
             acked = completeLinked(acks, first.by(), fast);
         }
-        List<List<JobRow>> claimed = slices.claimed();
-        List<AckClaimed> out = new ArrayList<>(claims.size());
-        for (List<JobRow> rows : claimed) {
-            out.add(new AckClaimed(acked, rows));
-        }
-        return out;
+        return slices.answers(acked);
     }
 
     /**
@@ -189,6 +186,8 @@ final class ClaimPath {
         private final List<ClaimParams> claims;
         private final int[] wanted;
         private final List<List<JobRow>> rows;
+        /** The last try met a capped queue with room and due work whose row another claim held. */
+        private boolean contended;
 
         Slices(List<ClaimParams> claims) {
             this.claims = claims;
@@ -270,6 +269,20 @@ final class ClaimPath {
             List<List<JobRow>> out = new ArrayList<>(rows.size());
             for (List<JobRow> r : rows) {
                 out.add(ClaimPath.this.claimed(r));
+            }
+            return out;
+        }
+
+        /**
+         * One answer per claim: {@code acked}, its jobs, and whether a held queue may have cut
+         * it short (it still wanted jobs when the claim gave up on a capped queue held by
+         * another claim: a long-poll claims again rather than wait for new work).
+         */
+        List<AckClaimed> answers(Map<Long, Acked> acked) {
+            List<List<JobRow>> claimed = claimed();
+            List<AckClaimed> out = new ArrayList<>(claimed.size());
+            for (int i = 0; i < claimed.size(); i++) {
+                out.add(new AckClaimed(acked, claimed.get(i), contended && wanted[i] > 0));
             }
             return out;
         }
@@ -439,25 +452,28 @@ final class ClaimPath {
     }
 
     /**
-     * {@link #claimLocked} in transactions of its own until the claims have what they asked
-     * for, or no queue in scope with room and due work was held by another claim, or
-     * {@link #CONTENDED_RETRY_NANOS} have passed: a claim that met a capped queue's row held
-     * by a claim in progress (on this instance or another) tries again once that one has
-     * likely committed, rather than answer nothing (and a long-poll sleep) while the queue has
-     * room. The rows of each try are committed and kept; a holder that froze costs the claim
-     * that much time, never a wait on its lock.
+     * {@link #claimLocked} in transactions of its own, each through the claim gate, until the
+     * claims have what they asked for, or no queue in scope with room and due work was held by
+     * another claim, or {@link #CONTENDED_RETRY_NANOS} have passed: a claim that met a capped
+     * queue's row held by a claim in progress (on this instance or another) tries again once
+     * that one has likely committed, rather than answer nothing while the queue has room. The
+     * pause between tries doubles from 0.2 ms to at most 8 ms, with jitter, and holds no gate
+     * permit. The rows of each try are committed and kept; a holder that froze costs the claim
+     * that much time, never a wait on its lock. A claim still short when the time is up says
+     * so ({@link Slices#answers}): a long-poll tries again within its own wait.
      */
-    private List<List<JobRow>> claimLockedUntilServed(Params p, String queuesJson, Slices slices,
-                                                      List<String> fairFree) {
+    private void claimLockedUntilServed(Params p, String queuesJson, Slices slices, List<String> fairFree) {
         long until = System.nanoTime() + CONTENDED_RETRY_NANOS;
+        long pause = 200_000L;
         while (true) {
-            boolean contended = sql.tx(c -> claimLocked(c, p, queuesJson, slices, fairFree));
-            if (!contended || slices.remaining() <= 0 || System.nanoTime() >= until) {
-                return slices.claimed();
+            slices.contended = gate.run(() -> sql.tx(c -> claimLocked(c, p, queuesJson, slices, fairFree)));
+            if (!slices.contended || slices.remaining() <= 0 || System.nanoTime() >= until) {
+                return;
             }
             contendedRetries.incrementAndGet();
             java.util.concurrent.locks.LockSupport.parkNanos(
-                    java.util.concurrent.ThreadLocalRandom.current().nextLong(200_000, 2_000_000));
+                    pause / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(pause));
+            pause = Math.min(pause * 2, 8_000_000L);
         }
     }
 

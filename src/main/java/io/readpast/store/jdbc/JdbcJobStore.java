@@ -166,6 +166,11 @@ final class JdbcJobStore implements JobStore {
     }
 
     @Override
+    public long contendedClaimRetries() {
+        return claims.contendedRetries();
+    }
+
+    @Override
     public List<AckClaimed> jobClaimMerged(List<List<CompleteItem>> acks, List<ClaimParams> claims) {
         return this.claims.ackClaimMany(acks, claims);
     }

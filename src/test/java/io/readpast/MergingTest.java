@@ -288,6 +288,56 @@ class MergingTest {
         return inOrder;
     }
 
+    /**
+     * The answers of one race: jobs 0-29 each sent alone to POST /jobs/{id}/{action}, and the
+     * rest in one POST /jobs/{action}, all released at once so that they meet in the merging
+     * line. Job 0 and the batch's first item carry a lease they never had: each answers 409
+     * alone (checked here), and every other batch item 200.
+     */
+    private record Race(List<Http.Reply> singles, Http.Reply batch) {
+        static final int SINGLES = 30;
+    }
+
+    private Race race(String action, JsonNode[] jobs, java.util.function.IntFunction<Map<String, Object>> single,
+                      java.util.function.IntFunction<Map<String, Object>> item) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch go = new CountDownLatch(1);
+        try {
+            List<Future<Http.Reply>> singles = new ArrayList<>();
+            for (int i = 0; i < Race.SINGLES; i++) {
+                String id = jobs[i].get("id").asText();
+                Map<String, Object> body = single.apply(i);
+                singles.add(pool.submit(() -> {
+                    go.await();
+                    return http.post("/jobs/" + id + "/" + action, body);
+                }));
+            }
+            List<Map<String, Object>> items = new ArrayList<>();
+            for (int i = Race.SINGLES; i < jobs.length; i++) {
+                items.add(item.apply(i));
+            }
+            Future<Http.Reply> together = pool.submit(() -> {
+                go.await();
+                return http.post("/jobs/" + action, Map.of("items", items));
+            });
+            go.countDown();
+            List<Http.Reply> replies = new ArrayList<>();
+            for (Future<Http.Reply> f : singles) {
+                replies.add(f.get(60, TimeUnit.SECONDS));
+            }
+            assertEquals(409, replies.get(0).status(), replies.get(0).toString());
+            Http.Reply b = together.get(60, TimeUnit.SECONDS);
+            assertEquals(200, b.status(), b.toString());
+            for (int i = Race.SINGLES; i < jobs.length; i++) {
+                assertEquals(i == Race.SINGLES ? 409 : 200, b.body().get("results").get(i - Race.SINGLES).get("status")
+                        .asInt(), b.toString());
+            }
+            return new Race(replies, b);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** The acks metric since {@code before}: at least {@code atLeast} requests went through the line, in fewer statements. */
     private void assertAcksMerged(long[] before, long atLeast, String what) {
         long[] after = merged("acks");
@@ -367,49 +417,16 @@ class MergingTest {
         String cancelled = jobs[2].get("id").asText();
         assertEquals(200, http.post("/jobs/" + cancelled + "/cancel", null).status());
         long[] before = merged("acks");
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<Http.Reply>> singles = new ArrayList<>();
-        Future<Http.Reply> together;
-        try {
-            // jobs 0-29 one by one (0 with a lease it never had, 1 delayed a minute); 30-39 in one batch (30 stale)
-            for (int i = 0; i < 30; i++) {
-                JsonNode job = jobs[i];
-                Map<String, Object> body = i == 1 ? Map.of("leaseId", job.get("leaseId").asText(), "delaySeconds", 60)
-                        : Map.of("leaseId", i == 0 ? stale : job.get("leaseId").asText());
-                singles.add(pool.submit(() -> {
-                    go.await();
-                    return http.post("/jobs/" + job.get("id").asText() + "/release", body);
-                }));
-            }
-            List<Map<String, Object>> items = new ArrayList<>();
-            for (int i = 30; i < n; i++) {
-                items.add(Map.of("id", jobs[i].get("id").asText(),
-                        "leaseId", i == 30 ? stale : jobs[i].get("leaseId").asText()));
-            }
-            together = pool.submit(() -> {
-                go.await();
-                return http.post("/jobs/release", Map.of("items", items));
-            });
-            go.countDown();
-            for (int i = 0; i < 30; i++) {
-                Http.Reply r = singles.get(i).get(60, TimeUnit.SECONDS);
-                if (i == 0) {
-                    assertEquals(409, r.status(), r.toString());
-                    continue;
-                }
-                assertEquals(200, r.status(), r.toString());
-                assertEquals(jobs[i].get("id").asText(), r.body().get("id").asText(), "its own job");
-                assertEquals(i == 2 ? "CANCELLED" : "PENDING", r.body().get("status").asText(), r.toString());
-            }
-            Http.Reply b = together.get(60, TimeUnit.SECONDS);
-            assertEquals(200, b.status(), b.toString());
-            for (int i = 30; i < n; i++) {
-                JsonNode item = b.body().get("results").get(i - 30);
-                assertEquals(i == 30 ? 409 : 200, item.get("status").asInt(), b.toString());
-            }
-        } finally {
-            pool.shutdownNow();
+        // jobs 0-29 one by one (0 with a lease it never had, 1 delayed a minute); 30-39 in one batch (30 stale)
+        Race race = race("release", jobs,
+                i -> i == 1 ? Map.of("leaseId", jobs[i].get("leaseId").asText(), "delaySeconds", 60)
+                        : Map.of("leaseId", i == 0 ? stale : jobs[i].get("leaseId").asText()),
+                i -> Map.of("id", jobs[i].get("id").asText(), "leaseId", i == 30 ? stale : jobs[i].get("leaseId").asText()));
+        for (int i = 1; i < Race.SINGLES; i++) {
+            Http.Reply r = race.singles().get(i);
+            assertEquals(200, r.status(), r.toString());
+            assertEquals(jobs[i].get("id").asText(), r.body().get("id").asText(), "its own job");
+            assertEquals(i == 2 ? "CANCELLED" : "PENDING", r.body().get("status").asText(), r.toString());
         }
         assertEquals("LEASED", http.send("GET", "/jobs/" + jobs[0].get("id").asText(), null,
                 Duration.ofSeconds(10)).body().get("status").asText(), "the job of a stale lease is untouched");
@@ -439,58 +456,27 @@ class MergingTest {
         String stale = "00000000-0000-4000-8000-000000000000";
         assertEquals(200, http.post("/jobs/" + byIndex[2].get("id").asText() + "/cancel", null).status());
         long[] before = merged("acks");
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<Http.Reply>> singles = new ArrayList<>();
-        Future<Http.Reply> together;
-        try {
-            // jobs 0-29 one by one: 0 with a lease it never had, 1 fatal, 2 cancel-requested, 3 on its
-            // last attempt, 4 retried after a minute; 30-39 in one batch (30 stale)
-            for (int i = 0; i < 30; i++) {
-                JsonNode job = byIndex[i];
-                Map<String, Object> body = new HashMap<>(Map.of("leaseId", i == 0 ? stale : job.get("leaseId").asText(),
-                        "error", "boom " + i));
-                if (i == 1) {
-                    body.put("retryable", false);
-                }
-                if (i == 4) {
-                    body.put("retryAfterSeconds", 60);
-                }
-                singles.add(pool.submit(() -> {
-                    go.await();
-                    return http.post("/jobs/" + job.get("id").asText() + "/fail", body);
-                }));
+        // jobs 0-29 one by one: 0 with a lease it never had, 1 fatal, 2 cancel-requested, 3 on its
+        // last attempt, 4 retried after a minute; 30-39 in one batch (30 stale)
+        Race race = race("fail", byIndex, i -> {
+            Map<String, Object> body = new HashMap<>(Map.of("leaseId", i == 0 ? stale : byIndex[i].get("leaseId").asText(),
+                    "error", "boom " + i));
+            if (i == 1) {
+                body.put("retryable", false);
             }
-            List<Map<String, Object>> items = new ArrayList<>();
-            for (int i = 30; i < n; i++) {
-                items.add(Map.of("id", byIndex[i].get("id").asText(), "error", "boom " + i,
-                        "leaseId", i == 30 ? stale : byIndex[i].get("leaseId").asText()));
+            if (i == 4) {
+                body.put("retryAfterSeconds", 60);
             }
-            together = pool.submit(() -> {
-                go.await();
-                return http.post("/jobs/fail", Map.of("items", items));
-            });
-            go.countDown();
-            for (int i = 0; i < 30; i++) {
-                Http.Reply r = singles.get(i).get(60, TimeUnit.SECONDS);
-                if (i == 0) {
-                    assertEquals(409, r.status(), r.toString());
-                    continue;
-                }
-                assertEquals(200, r.status(), r.toString());
-                assertEquals(byIndex[i].get("id").asText(), r.body().get("id").asText(), "its own job");
-                String expected = i == 1 || i == 3 ? "DEAD" : i == 2 ? "CANCELLED" : "PENDING";
-                assertEquals(expected, r.body().get("status").asText(), i + ": " + r);
-                assertEquals("boom " + i, r.body().get("lastError").asText(), i + ": " + r);
-            }
-            Http.Reply b = together.get(60, TimeUnit.SECONDS);
-            assertEquals(200, b.status(), b.toString());
-            for (int i = 30; i < n; i++) {
-                JsonNode item = b.body().get("results").get(i - 30);
-                assertEquals(i == 30 ? 409 : 200, item.get("status").asInt(), b.toString());
-            }
-        } finally {
-            pool.shutdownNow();
+            return body;
+        }, i -> Map.of("id", byIndex[i].get("id").asText(), "error", "boom " + i,
+                "leaseId", i == 30 ? stale : byIndex[i].get("leaseId").asText()));
+        for (int i = 1; i < Race.SINGLES; i++) {
+            Http.Reply r = race.singles().get(i);
+            assertEquals(200, r.status(), r.toString());
+            assertEquals(byIndex[i].get("id").asText(), r.body().get("id").asText(), "its own job");
+            String expected = i == 1 || i == 3 ? "DEAD" : i == 2 ? "CANCELLED" : "PENDING";
+            assertEquals(expected, r.body().get("status").asText(), i + ": " + r);
+            assertEquals("boom " + i, r.body().get("lastError").asText(), i + ": " + r);
         }
         assertEquals("LEASED", http.send("GET", "/jobs/" + byIndex[0].get("id").asText(), null,
                 Duration.ofSeconds(10)).body().get("status").asText(), "the job of a stale lease is untouched");

@@ -69,23 +69,10 @@ public class Leases {
     }
 
     /**
-     * Leases jobs of {@code queues} (null: every queue) and {@code types} (null: every type); a
-     * null lease length takes the queue's default, else the broker's.
-     */
-    public List<JobRow> claim(String workerId, List<String> queues, List<String> types, int limit,
-                              Integer leaseSeconds, String by) {
-        if (config.merging().claims()) {
-            return merged(List.of(), workerId, queues, types, limit, leaseSeconds, by).jobs();
-        }
-        long start = System.nanoTime();
-        List<JobRow> jobs = store.jobClaim(claimParams(workerId, queues, types, limit, leaseSeconds, by));
-        outcomes.leased(System.nanoTime() - start, jobs);
-        return jobs;
-    }
-
-    /**
-     * Completes the acknowledged jobs and leases up to {@code limit} more, in one transaction
-     * (a worker's "done with these, give me the next ones").
+     * Completes the acknowledged jobs (maybe none) and leases up to {@code limit} more of
+     * {@code queues} (null: every queue) and {@code types} (null: every type), in one
+     * transaction (a worker's "done with these, give me the next ones"); a null lease length
+     * takes the queue's default, else the broker's.
      */
     public AckAndClaim ackAndClaim(List<CompleteItem> acks, String workerId, List<String> queues, List<String> types,
                                    int limit, Integer leaseSeconds, String by) {
@@ -180,8 +167,7 @@ public class Leases {
 
     private synchronized Coalescer<List<HeartbeatItem>, Map<Long, JobStore.Extended>> heartbeatLine() {
         if (heartbeats == null) {
-            heartbeats = new Coalescer<>(this::heartbeatStatement, List::size, Integer.MAX_VALUE,
-                    config.merging().lanes(), n -> stats().ran(MergeStats.Kind.ACKS, n));
+            heartbeats = ackLine(store::jobHeartbeatMany);
         }
         return heartbeats;
     }
@@ -190,12 +176,26 @@ public class Leases {
         return mergesAcks() ? heartbeatLine().submit(items) : store.jobHeartbeatMany(items);
     }
 
-    private List<Map<Long, JobStore.Extended>> heartbeatStatement(List<List<HeartbeatItem>> requests) {
-        List<HeartbeatItem> all = new ArrayList<>();
-        requests.forEach(all::addAll);
-        Map<Long, JobStore.Extended> done = store.jobHeartbeatMany(all);
-        // the same map for every request: each reads its own items from it
-        return java.util.Collections.nCopies(requests.size(), done);
+    /**
+     * A merging line of acknowledgements (readpast.merging.acks): the items of the requests that
+     * meet in it go into one {@code statement}, and every request is answered with the same map,
+     * from which it reads its own items.
+     */
+    private <I, R> Coalescer<List<I>, R> ackLine(java.util.function.Function<List<I>, R> statement) {
+        return new Coalescer<>(requests -> {
+            List<I> all = new ArrayList<>();
+            requests.forEach(all::addAll);
+            return java.util.Collections.nCopies(requests.size(), statement.apply(all));
+        }, List::size, Integer.MAX_VALUE, config.merging().lanes(), n -> stats().ran(MergeStats.Kind.ACKS, n));
+    }
+
+    /** {@link #ackLine} of one key's requests ({@code by}, which the statement records), made on first use. */
+    private <I, R> Coalescer<List<I>, R> ackLine(java.util.concurrent.ConcurrentHashMap<String, Coalescer<List<I>, R>> lines,
+                                                String by, java.util.function.BiFunction<List<I>, String, R> statement) {
+        if (lines.size() > LINES_MAX) {
+            lines.clear();
+        }
+        return lines.computeIfAbsent(by == null ? "" : by, k -> ackLine(items -> statement.apply(items, by)));
     }
 
     /** Batch completions of concurrent requests of one key, one statement for all (readpast.merging.acks). */
@@ -206,16 +206,7 @@ public class Leases {
         if (!mergesAcks()) {
             return store.jobCompleteMany(items, by);
         }
-        if (completing.size() > LINES_MAX) {
-            completing.clear();
-        }
-        return completing.computeIfAbsent(by == null ? "" : by, k -> new Coalescer<>(requests -> {
-            List<CompleteItem> all = new ArrayList<>();
-            requests.forEach(all::addAll);
-            Map<Long, JobStore.Acked> done = store.jobCompleteMany(all, by);
-            return java.util.Collections.nCopies(requests.size(), done);
-        }, List::size, Integer.MAX_VALUE, config.merging().lanes(), n -> stats().ran(MergeStats.Kind.ACKS, n)))
-                .submit(items);
+        return ackLine(completing, by, store::jobCompleteMany).submit(items);
     }
 
     private MergeStats stats() {
@@ -380,7 +371,7 @@ public class Leases {
         if (items.isEmpty()) {
             done = Map.of();
         } else if (mergesAcks()) {
-            done = releasing(by).submit(items);
+            done = ackLine(releasing, by, store::jobReleaseMany).submit(items);
         } else {
             // unmerged: each item by the single release's statement, one after another
             Map<Long, JobStore.Released> one = new java.util.HashMap<>();
@@ -418,18 +409,6 @@ public class Leases {
     private final java.util.concurrent.ConcurrentHashMap<String, Coalescer<List<ReleaseItem>, Map<Long, JobStore.Released>>>
             releasing = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private Coalescer<List<ReleaseItem>, Map<Long, JobStore.Released>> releasing(String by) {
-        if (releasing.size() > LINES_MAX) {
-            releasing.clear();
-        }
-        return releasing.computeIfAbsent(by == null ? "" : by, k -> new Coalescer<>(requests -> {
-            List<ReleaseItem> all = new ArrayList<>();
-            requests.forEach(all::addAll);
-            Map<Long, JobStore.Released> released = store.jobReleaseMany(all, by);
-            // the same map for every request: each reads its own items from it
-            return java.util.Collections.nCopies(requests.size(), released);
-        }, List::size, Integer.MAX_VALUE, config.merging().lanes(), n -> stats().ran(MergeStats.Kind.ACKS, n)));
-    }
 
     /**
      * The holder reports a failure: back to PENDING after a backoff (or {@code retryAfter}),
@@ -478,7 +457,7 @@ public class Leases {
             }
         }
         if (!retries.isEmpty()) {
-            Map<Long, JobStore.Retried> done = retrying(by).submit(retries);
+            Map<Long, JobStore.Retried> done = ackLine(retrying, by, store::jobRetryMany).submit(retries);
             Set<Long> seen = new HashSet<>();
             for (int r = 0; r < retries.size(); r++) {
                 RetryItem item = retries.get(r);
@@ -516,20 +495,7 @@ public class Leases {
 
     /** Retries of concurrent failure reports of one key, one statement for all (readpast.merging.acks). */
     private final java.util.concurrent.ConcurrentHashMap<String, Coalescer<List<RetryItem>, Map<Long, JobStore.Retried>>>
-            retryingLines = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private Coalescer<List<RetryItem>, Map<Long, JobStore.Retried>> retrying(String by) {
-        if (retryingLines.size() > LINES_MAX) {
-            retryingLines.clear();
-        }
-        return retryingLines.computeIfAbsent(by == null ? "" : by, k -> new Coalescer<>(requests -> {
-            List<RetryItem> all = new ArrayList<>();
-            requests.forEach(all::addAll);
-            Map<Long, JobStore.Retried> retried = store.jobRetryMany(all, by);
-            // the same map for every request: each reads its own items from it
-            return java.util.Collections.nCopies(requests.size(), retried);
-        }, List::size, Integer.MAX_VALUE, config.merging().lanes(), n -> stats().ran(MergeStats.Kind.ACKS, n)));
-    }
+            retrying = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * One pass over expired leases: every job whose lease expired goes back to PENDING (or

@@ -125,18 +125,18 @@ class ClaimPathTest {
         for (int i = 0; i < 3; i++) {
             assertEquals(201, http.post("/jobs", Map.of("queue", "cp-held", "type", "t")).status());
         }
-        long retries = store.contendedClaimRetries();
+        long retries = store.jobs().contendedClaimRetries();
         java.util.concurrent.CompletableFuture<JsonNode> answer;
         try (java.sql.Connection held = holdQueueRow("cp-held")) {
             answer = java.util.concurrent.CompletableFuture.supplyAsync(() -> claim(List.of("cp-held"), 3));
             // the claim met the held row and is trying again: the other claim commits now
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1))
-                    .until(() -> store.contendedClaimRetries() > retries || answer.isDone());
+                    .until(() -> store.jobs().contendedClaimRetries() > retries || answer.isDone());
             held.commit();
         }
         assertEquals(3, answer.get(30, java.util.concurrent.TimeUnit.SECONDS).size(),
                 "served once the holder committed, not answered empty while the queue had room and work");
-        assertTrue(store.contendedClaimRetries() > retries, "it tried again");
+        assertTrue(store.jobs().contendedClaimRetries() > retries, "it tried again");
     }
 
     @Test
@@ -149,7 +149,7 @@ class ClaimPathTest {
             assertEquals(201, http.post("/jobs", Map.of("queue", "cp-held-long", "type", "t")).status());
         }
         double metricBefore = contendedMetric();
-        long retries = store.contendedClaimRetries();
+        long retries = store.jobs().contendedClaimRetries();
         java.util.concurrent.CompletableFuture<Http.Reply> answer;
         try (java.sql.Connection held = holdQueueRow("cp-held-long")) {
             answer = java.util.concurrent.CompletableFuture.supplyAsync(() -> http.send("POST", "/claim",
@@ -164,7 +164,7 @@ class ClaimPathTest {
             await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(2))
                     .until(() -> {
                         slept.accumulateAndGet(wakeups.waiting(), Math::max);
-                        return store.contendedClaimRetries() - retries > 60 || answer.isDone();
+                        return store.jobs().contendedClaimRetries() - retries > 60 || answer.isDone();
                     });
             assertTrue(!answer.isDone(), () -> "still trying while the row is held, not answered: " + answer.join());
             assertEquals(0, slept.get(), "the long-poll never waited for an announcement while the row was held");
@@ -197,7 +197,7 @@ class ClaimPathTest {
         assertEquals(200, http.send("PUT", "/queues/cp-frozen", Map.of("maxWorkers", 5), Duration.ofSeconds(10)).status());
         assertEquals(201, http.post("/jobs", Map.of("queue", "cp-frozen", "type", "t")).status());
         assertEquals(201, http.post("/jobs", Map.of("queue", "cp-free2", "type", "t")).status());
-        long retries = store.contendedClaimRetries();
+        long retries = store.jobs().contendedClaimRetries();
         try (java.sql.Connection held = holdQueueRow("cp-frozen")) {
             // a holder that froze: the claim gives up on that queue after its retry budget and
             // answers with what the other queue had
@@ -206,7 +206,7 @@ class ClaimPathTest {
             long ms = (System.nanoTime() - start) / 1_000_000;
             assertEquals(1, jobs.size(), () -> "the free queue's job only: " + jobs);
             assertEquals("cp-free2", jobs.get(0).get("queue").asText());
-            assertTrue(store.contendedClaimRetries() > retries, "it tried again");
+            assertTrue(store.jobs().contendedClaimRetries() > retries, "it tried again");
             assertTrue(ms < 5_000, "answered after its retry budget, not after the holder: " + ms + " ms");
             held.rollback();
         }

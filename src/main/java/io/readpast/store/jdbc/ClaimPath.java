@@ -171,7 +171,7 @@ final class ClaimPath {
                 return ackedJobs;
             }));
             // jobs of a batch, or with dependents, were left alone: completed now, with their settling
-            acked = completeLinked(acks, first.by(), fast);
+            acked = completeLinked(acks, first.by(), fast, this::completeMany);
         }
         return slices.answers(acked);
     }
@@ -297,7 +297,7 @@ final class ClaimPath {
 
     Map<Long, Acked> completeMany(List<CompleteItem> items, String by) {
         Params p = Params.of().str("items", itemsJson(items)).str("modified_by", by).bool("linked", false);
-        return completeLinked(items, by, sql.oneStatement(c -> completeMany(c, p, null)));
+        return completeLinked(items, by, sql.oneStatement(c -> completeMany(c, p, null)), this::completeMany);
     }
 
     /**
@@ -309,48 +309,16 @@ final class ClaimPath {
      */
     Map<Long, JobRow> completeRows(List<CompleteItem> items, String by) {
         Params p = Params.of().str("items", itemsJson(items)).str("modified_by", by).bool("linked", false);
-        List<JobRow> rows = sql.oneStatement(c -> sql.queryJobs(c, Stmt.JOB_COMPLETE_ROWS, p));
-        Map<Long, JobRow> out = new HashMap<>(items.size() * 2);
-        for (JobRow r : rows) {
-            out.put(r.id(), r);
-        }
-        List<CompleteItem> rest = new ArrayList<>();
-        for (CompleteItem i : items) {
-            if (!out.containsKey(i.id())) {
-                rest.add(i);
-            }
-        }
-        if (!rest.isEmpty()) {
-            Params linked = Params.of().str("items", itemsJson(rest)).str("modified_by", by).bool("linked", true);
-            Settlement.Released[] released = new Settlement.Released[1];
-            List<JobRow> more = sql.tx(c -> {
-                List<JobRow> moved = sql.queryJobs(c, Stmt.JOB_COMPLETE_ROWS, linked);
-                List<Settlement.Moved> settle = new ArrayList<>();
-                for (JobRow r : moved) {
-                    if (r.linked()) {
-                        settle.add(Settlement.Moved.of(r));
-                    }
-                }
-                released[0] = settle.isEmpty() ? null : settlement.settle(c, settle);
-                return moved;
-            });
-            settlement.announce(released[0]);
-            for (JobRow r : more) {
-                out.put(r.id(), r);
-            }
-            rows = new ArrayList<>(rows);
-            rows.addAll(more);
-        }
-        churn.addAndGet(rows.size());
-        return out;
+        return completeLinked(items, by, sql.oneStatement(c -> completeRows(c, p, null)), this::completeRows);
     }
 
     /**
      * The items {@code done} does not hold, completed in a transaction that also settles their
-     * batches and dependents (job_complete_many with linked jobs taken): the fast statements
-     * leave such jobs alone. An item whose lease is simply not held costs this one more look.
+     * batches and dependents ({@code statement}, job_complete_many or job_complete_rows, with
+     * linked jobs taken): the fast statements leave such jobs alone. An item whose lease is simply not held costs this one more look.
      */
-    private Map<Long, Acked> completeLinked(List<CompleteItem> items, String by, Map<Long, Acked> done) {
+    private <R> Map<Long, R> completeLinked(List<CompleteItem> items, String by, Map<Long, R> done,
+                                            LinkedCompletion<R> statement) {
         List<CompleteItem> rest = new ArrayList<>();
         for (CompleteItem i : items) {
             if (!done.containsKey(i.id())) {
@@ -362,17 +330,17 @@ final class ClaimPath {
         }
         Params p = Params.of().str("items", itemsJson(rest)).str("modified_by", by).bool("linked", true);
         Settlement.Released[] released = new Settlement.Released[1];
-        Map<Long, Acked> more = sql.tx(c -> {
+        Map<Long, R> more = sql.tx(c -> {
             List<Settlement.Moved> moved = new ArrayList<>();
-            Map<Long, Acked> acked = completeMany(c, p, moved);
+            Map<Long, R> completed = statement.run(c, p, moved);
             released[0] = settlement.settle(c, moved);
-            return acked;
+            return completed;
         });
         settlement.announce(released[0]);
         if (more.isEmpty()) {
             return done;
         }
-        Map<Long, Acked> all = new HashMap<>(done);
+        Map<Long, R> all = new HashMap<>(done);
         all.putAll(more);
         return all;
     }
@@ -477,6 +445,25 @@ final class ClaimPath {
         }
     }
 
+    /** A completing statement run with {@code p}: what it completed by id, the moved rows also into {@code moved} (null: not wanted). */
+    @FunctionalInterface
+    private interface LinkedCompletion<R> {
+        Map<Long, R> run(Connection c, Params p, List<Settlement.Moved> moved) throws SQLException;
+    }
+
+    /** job_complete_rows: the completed jobs by id; the moved rows also into {@code moved} (null: not wanted). */
+    private Map<Long, JobRow> completeRows(Connection c, Params p, List<Settlement.Moved> moved) throws SQLException {
+        Map<Long, JobRow> done = new HashMap<>();
+        for (JobRow r : sql.queryJobs(c, Stmt.JOB_COMPLETE_ROWS, p)) {
+            done.put(r.id(), r);
+            if (moved != null) {
+                moved.add(Settlement.Moved.of(r));
+            }
+        }
+        churn.addAndGet(done.size());
+        return done;
+    }
+
     /** job_complete_many; the moved rows also into {@code moved} (null: not wanted). */
     private Map<Long, Acked> completeMany(Connection c, Params p, List<Settlement.Moved> moved) throws SQLException {
         Map<Long, Acked> done = new HashMap<>();
@@ -520,20 +507,10 @@ final class ClaimPath {
 
     /** Acknowledgements as job_complete_many and job_ack_claim read them: {"id", "lease_id", "result"}. */
     private static String itemsJson(List<CompleteItem> items) {
-        StringWriter w = new StringWriter(items.size() * 90);
-        try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
-            g.writeStartArray();
-            for (CompleteItem i : items) {
-                g.writeStartObject();
-                g.writeNumberField("id", i.id());
-                g.writeStringField("lease_id", i.leaseId());
-                g.writeStringField("result", i.result());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        return w.toString();
+        return Json.array(items, items.size() * 90, (g, i) -> {
+            g.writeNumberField("id", i.id());
+            g.writeStringField("lease_id", i.leaseId());
+            g.writeStringField("result", i.result());
+        });
     }
 }

@@ -17,10 +17,7 @@ import io.readpast.store.ReleaseItem;
 import io.readpast.store.RetryItem;
 import io.readpast.store.Stmt;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 
-import java.io.IOException;
-import java.io.StringWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -187,33 +184,24 @@ final class JdbcJobStore implements JobStore {
 
     @Override
     public Map<Long, Extended> jobHeartbeatMany(List<HeartbeatItem> items) {
-        StringWriter w = new StringWriter(items.size() * 100);
-        try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
-            g.writeStartArray();
-            for (HeartbeatItem i : items) {
-                g.writeStartObject();
-                g.writeNumberField("id", i.id());
-                g.writeStringField("lease_id", i.leaseId());
-                if (i.leaseSeconds() == null) {
-                    g.writeNullField("lease_seconds");
-                } else {
-                    g.writeNumberField("lease_seconds", i.leaseSeconds());
-                }
-                // the progress as a JSON object, not a string holding one: Babelfish's OPENJSON hands a
-                // string member back still escaped, an object member as written (on SQL Server too)
-                if (i.progress() == null) {
-                    g.writeNullField("progress");
-                } else {
-                    g.writeFieldName("progress");
-                    g.writeRawValue(i.progress());
-                }
-                g.writeEndObject();
+        String itemsJson = Json.array(items, items.size() * 100, (g, i) -> {
+            g.writeNumberField("id", i.id());
+            g.writeStringField("lease_id", i.leaseId());
+            if (i.leaseSeconds() == null) {
+                g.writeNullField("lease_seconds");
+            } else {
+                g.writeNumberField("lease_seconds", i.leaseSeconds());
             }
-            g.writeEndArray();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        Params p = Params.of().str("items", w.toString());
+            // the progress as a JSON object, not a string holding one: Babelfish's OPENJSON hands a
+            // string member back still escaped, an object member as written (on SQL Server too)
+            if (i.progress() == null) {
+                g.writeNullField("progress");
+            } else {
+                g.writeFieldName("progress");
+                g.writeRawValue(i.progress());
+            }
+        });
+        Params p = Params.of().str("items", itemsJson);
         Map<Long, Extended> out = new HashMap<>();
         sql.oneStatement(c -> sql.query(c, Stmt.JOB_HEARTBEAT_MANY, p, (rs, cols) -> {
             out.put(rs.getLong(cols.get("id")), new Extended(RowReader.uuid(rs, cols, "lease_id"),
@@ -238,21 +226,11 @@ final class JdbcJobStore implements JobStore {
 
     @Override
     public Map<Long, Released> jobReleaseMany(List<ReleaseItem> items, String by) {
-        StringWriter w = new StringWriter(items.size() * 80);
-        try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
-            g.writeStartArray();
-            for (ReleaseItem i : items) {
-                g.writeStartObject();
-                g.writeNumberField("id", i.id());
-                g.writeStringField("lease_id", i.leaseId());
-                g.writeNumberField("delay_ms", i.delayMs());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        Params p = Params.of().str("items", w.toString()).str("modified_by", by);
+        Params p = Params.of().str("items", Json.array(items, items.size() * 80, (g, i) -> {
+            g.writeNumberField("id", i.id());
+            g.writeStringField("lease_id", i.leaseId());
+            g.writeNumberField("delay_ms", i.delayMs());
+        })).str("modified_by", by);
         Map<Long, Released> out = new HashMap<>();
         sql.oneStatement(c -> sql.query(c, Stmt.JOB_RELEASE_MANY, p, (rs, cols) -> {
             JobRow job = sql.rows().job(rs, cols);
@@ -264,22 +242,12 @@ final class JdbcJobStore implements JobStore {
 
     @Override
     public Map<Long, Retried> jobRetryMany(List<RetryItem> items, String by) {
-        StringWriter w = new StringWriter(items.size() * 120);
-        try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
-            g.writeStartArray();
-            for (RetryItem i : items) {
-                g.writeStartObject();
-                g.writeNumberField("id", i.id());
-                g.writeStringField("lease_id", i.leaseId());
-                g.writeStringField("error", i.error());
-                g.writeNumberField("delay_ms", i.delayMs());
-                g.writeEndObject();
-            }
-            g.writeEndArray();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        Params p = Params.of().str("items", w.toString()).str("modified_by", by).integer("keep_errors", KEEP_ERRORS);
+        Params p = Params.of().str("items", Json.array(items, items.size() * 120, (g, i) -> {
+            g.writeNumberField("id", i.id());
+            g.writeStringField("lease_id", i.leaseId());
+            g.writeStringField("error", i.error());
+            g.writeNumberField("delay_ms", i.delayMs());
+        })).str("modified_by", by).integer("keep_errors", KEEP_ERRORS);
         Map<Long, Retried> out = new HashMap<>();
         sql.oneStatement(c -> sql.query(c, Stmt.JOB_RETRY_MANY, p, (rs, cols) -> {
             JobRow job = sql.rows().job(rs, cols);

@@ -28,7 +28,6 @@ public final class JdbcStores {
     private final MaintenanceStore maintenance;
     private final BatchStore batches;
     private final Settlement settlement;
-    private final ClaimPath claims;
 
     public JdbcStores(DataSource dataSource, Dialect dialect, StatementCatalog catalog, int claimConcurrency) {
         this(dataSource, dialect, catalog, claimConcurrency, java.time.Duration.ZERO);
@@ -43,7 +42,6 @@ public final class JdbcStores {
         JobInserts inserts = new JobInserts(sql);
         this.settlement = new Settlement(sql, inserts);
         ClaimPath claims = new ClaimPath(sql, gate, capped, settlement);
-        this.claims = claims;
         this.jobs = new JdbcJobStore(sql, inserts, claims, settlement);
         this.batches = new JdbcBatchStore(sql, inserts, settlement);
         this.queues = new JdbcQueueStore(sql, capped);
@@ -98,14 +96,6 @@ public final class JdbcStores {
     /** How many times a statement has run. */
     public long statementsExecuted(Stmt stmt) {
         return sql.statementsExecuted(stmt);
-    }
-
-    /**
-     * How many times claims tried again because a capped queue in scope, with room and due work,
-     * was held by another claim (ClaimPath.CONTENDED_RETRY_NANOS).
-     */
-    public long contendedClaimRetries() {
-        return claims.contendedRetries();
     }
 
     /** Transient failures met so far. */

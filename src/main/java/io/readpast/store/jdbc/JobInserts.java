@@ -1,6 +1,5 @@
 package io.readpast.store.jdbc;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.readpast.store.JobRow;
 import io.readpast.store.JobStore.Inserted;
 import io.readpast.store.Json;
@@ -8,8 +7,6 @@ import io.readpast.store.NewJob;
 import io.readpast.store.Params;
 import io.readpast.store.Stmt;
 
-import java.io.IOException;
-import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.temporal.ChronoUnit;
@@ -160,45 +157,35 @@ final class JobInserts {
             int payload = j.payload() == null ? 0 : j.payload().length();
             size += 400 + payload + payload / 8 + (j.tags() == null ? 0 : j.tags().length());
         }
-        StringWriter w = new StringWriter(size);
-        try (JsonGenerator g = Json.mapper().getFactory().createGenerator(w)) {
-            g.writeStartArray();
-            for (NewJob j : jobs) {
-                g.writeStartObject();
-                g.writeStringField("queue", j.queue());
-                g.writeStringField("type", j.type());
-                g.writeStringField("payload", j.payload());
-                g.writeStringField("tags", j.tags());
-                g.writeStringField("idempotency_key", j.idempotencyKey());
-                g.writeNumberField("priority", j.priority());
-                if (j.maxAttempts() == null) {
-                    g.writeNullField("max_attempts");
-                } else {
-                    g.writeNumberField("max_attempts", j.maxAttempts());
-                }
-                g.writeNumberField("default_max_attempts", j.defaultMaxAttempts());
-                // microseconds: what both engines store (datetime2(6), timestamptz)
-                g.writeStringField("run_at", j.runAt() == null ? null : j.runAt().truncatedTo(ChronoUnit.MICROS).toString());
-                g.writeNumberField("delay_ms", j.delayMs());
-                g.writeStringField("created_by", j.createdBy());
-                g.writeStringField("webhook_url", j.webhookUrl());
-                g.writeStringField("expires_at", j.expiresAt() == null ? null
-                        : j.expiresAt().truncatedTo(ChronoUnit.MICROS).toString());
-                g.writeStringField("traceparent", j.traceparent());
-                g.writeStringField("tracestate", j.tracestate());
-                g.writeStringField("fairness_key", j.fairnessKey());
-                if (j.timeoutSeconds() != null) {
-                    g.writeNumberField("timeout_seconds", j.timeoutSeconds());
-                }
-                if (j.retryPolicy() != null) {
-                    g.writeStringField("retry_policy", j.retryPolicy());
-                }
-                g.writeEndObject();
+        return Json.array(jobs, size, (g, j) -> {
+            g.writeStringField("queue", j.queue());
+            g.writeStringField("type", j.type());
+            g.writeStringField("payload", j.payload());
+            g.writeStringField("tags", j.tags());
+            g.writeStringField("idempotency_key", j.idempotencyKey());
+            g.writeNumberField("priority", j.priority());
+            if (j.maxAttempts() == null) {
+                g.writeNullField("max_attempts");
+            } else {
+                g.writeNumberField("max_attempts", j.maxAttempts());
             }
-            g.writeEndArray();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        return w.toString();
+            g.writeNumberField("default_max_attempts", j.defaultMaxAttempts());
+            // microseconds: what both engines store (datetime2(6), timestamptz)
+            g.writeStringField("run_at", j.runAt() == null ? null : j.runAt().truncatedTo(ChronoUnit.MICROS).toString());
+            g.writeNumberField("delay_ms", j.delayMs());
+            g.writeStringField("created_by", j.createdBy());
+            g.writeStringField("webhook_url", j.webhookUrl());
+            g.writeStringField("expires_at", j.expiresAt() == null ? null
+                    : j.expiresAt().truncatedTo(ChronoUnit.MICROS).toString());
+            g.writeStringField("traceparent", j.traceparent());
+            g.writeStringField("tracestate", j.tracestate());
+            g.writeStringField("fairness_key", j.fairnessKey());
+            if (j.timeoutSeconds() != null) {
+                g.writeNumberField("timeout_seconds", j.timeoutSeconds());
+            }
+            if (j.retryPolicy() != null) {
+                g.writeStringField("retry_policy", j.retryPolicy());
+            }
+        });
     }
 }
